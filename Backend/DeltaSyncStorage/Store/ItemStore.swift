@@ -1,0 +1,107 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+
+/// Where items live. SQLite (``SQLiteItemStore``) is the embedded default; other stores
+/// implement the same protocol.
+///
+/// Stores are deliberately plain: they read and write whole items and run key/index/scan
+/// queries. Versions, conditions and conflicts are decided by the caller inside one
+/// ``write(_:)`` transaction, which every store serialises, so a read-check-write sequence
+/// never interleaves with another writer.
+///
+/// ```swift
+/// let store = try SQLiteItemStore(location: .inMemory, schema: schema)
+/// try await store.write { tx in
+///     try tx.put(post, ["id": "1", "title": "Hello", "_version": 1])
+/// }
+/// let item = try await store.read { tx in try tx.get(post, key: ["id": "1"]) }
+/// ```
+public protocol ItemStore: Sendable {
+    /// Runs `body` in a read transaction that sees one consistent snapshot.
+    func read<T: Sendable>(_ body: @Sendable (any ItemReadTransaction) throws -> T) async throws -> T
+
+    /// Runs `body` in a write transaction, serialised with every other write. Everything
+    /// `body` wrote is durable when this returns; if `body` throws, nothing it wrote remains.
+    func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T
+}
+
+/// Reading inside a transaction.
+public protocol ItemReadTransaction {
+    /// The item with these primary key values (`["id": "1"]`, or every key field of a
+    /// composite key), or `nil`.
+    func get(_ model: Model, key: Item) throws -> Item?
+
+    /// One page of a scan or index query.
+    func query(_ model: Model, _ query: ItemQuery) throws -> ItemPage
+}
+
+/// Writing inside a transaction.
+public protocol ItemWriteTransaction: ItemReadTransaction {
+    /// Inserts or replaces the whole item (keyed by its primary key fields).
+    func put(_ model: Model, _ item: Item) throws
+
+    /// Removes the item with these key values; `true` if one was there.
+    @discardableResult
+    func remove(_ model: Model, key: Item) throws -> Bool
+}
+
+/// A page request: how to reach items, which to keep, and where to resume.
+public struct ItemQuery: Sendable, Equatable {
+    public enum Access: Sendable, Equatable {
+        /// Every item, in primary key order.
+        case scan
+        /// Items whose partition field equals `partition`, in sort key order. `index` `nil`
+        /// means the primary key; otherwise a name from ``Model/indexes``. Items missing the
+        /// index's partition or sort key values are not in the index (as in a DynamoDB GSI).
+        case index(String?, partition: JSONValue, sortKey: SortKeyCondition?)
+    }
+
+    public var access: Access
+    /// Applied after the page's items are read: a page may hold fewer than `limit` items.
+    public var filter: Predicate
+    /// How many items to evaluate at most (DynamoDB's `Limit`).
+    public var limit: Int
+    /// Resume after this position: the ``ItemPage/lastEvaluated`` of the previous page.
+    public var after: [JSONValue]?
+    /// Reverse the order (`sortDirection: DESC`).
+    public var descending: Bool
+
+    public init(access: Access = .scan, filter: Predicate = .all, limit: Int = 100, after: [JSONValue]? = nil, descending: Bool = false) {
+        self.access = access
+        self.filter = filter
+        self.limit = limit
+        self.after = after
+        self.descending = descending
+    }
+}
+
+/// A condition on an index's sort key fields. Values are given for a prefix of the sort key
+/// fields (all of them for a single sort key); earlier values must match exactly and the
+/// operator applies to the tuple, as DynamoDB applies it to a composite `a#b` key.
+public enum SortKeyCondition: Sendable, Equatable {
+    case eq([JSONValue])
+    case le([JSONValue])
+    case lt([JSONValue])
+    case ge([JSONValue])
+    case gt([JSONValue])
+    case between([JSONValue], [JSONValue])
+    /// The last given value is a string prefix; the ones before it match exactly.
+    case beginsWith([JSONValue])
+}
+
+/// One page of items.
+public struct ItemPage: Sendable, Equatable {
+    /// The items that passed the filter, in order.
+    public var items: [Item]
+    /// Where the next page starts, or `nil` when nothing is left. Opaque to callers: pass it
+    /// back as ``ItemQuery/after``.
+    public var lastEvaluated: [JSONValue]?
+    /// How many items were read to produce this page (before the filter).
+    public var scanned: Int
+
+    public init(items: [Item], lastEvaluated: [JSONValue]?, scanned: Int) {
+        self.items = items
+        self.lastEvaluated = lastEvaluated
+        self.scanned = scanned
+    }
+}

@@ -1,0 +1,105 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "DeltaSync",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "deltasync", targets: ["DeltaSyncCLI"]),
+        .library(name: "DeltaSyncServer", targets: ["DeltaSyncServer"]),
+        .library(name: "DeltaSyncSchema", targets: ["DeltaSyncSchema"]),
+        .library(name: "DeltaSyncCore", targets: ["DeltaSyncCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // Shared core: JSON values, AppSync errors, filter predicates. No I/O.
+        .target(
+            name: "DeltaSyncCore",
+            path: "Sources/DeltaSyncCore"
+        ),
+        // Amplify schema model, parser and the AppSync transform.
+        .target(
+            name: "DeltaSyncSchema",
+            dependencies: [
+                "DeltaSyncCore",
+                .product(name: "GraphQL", package: "GraphQL"),
+            ],
+            path: "Sources/DeltaSyncSchema"
+        ),
+        // Item storage behind one protocol; SQLite (GRDB) first. Never imports HTTP.
+        .target(
+            name: "DeltaSyncStorage",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Backend/DeltaSyncStorage"
+        ),
+        // GraphQL resolvers and the HTTP endpoint.
+        .target(
+            name: "DeltaSyncServer",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncStorage",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Backend/DeltaSyncServer"
+        ),
+        .executableTarget(
+            name: "DeltaSyncCLI",
+            dependencies: [
+                "DeltaSyncServer",
+                "DeltaSyncSchema",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Backend/DeltaSyncCLI"
+        ),
+        .executableTarget(
+            name: "ServerCreateBenchmark",
+            dependencies: [
+                "DeltaSyncServer",
+                "DeltaSyncStorage",
+                "DeltaSyncSchema",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/ServerCreateBenchmark"
+        ),
+        .testTarget(
+            name: "DeltaSyncCoreTests",
+            dependencies: ["DeltaSyncCore"],
+            path: "Tests/DeltaSyncCoreTests"
+        ),
+        .testTarget(
+            name: "DeltaSyncSchemaTests",
+            dependencies: ["DeltaSyncSchema", .product(name: "GraphQL", package: "GraphQL")],
+            path: "Tests/DeltaSyncSchemaTests",
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "DeltaSyncStorageTests",
+            dependencies: ["DeltaSyncStorage", "DeltaSyncSchema"],
+            path: "Tests/DeltaSyncStorageTests"
+        ),
+        .testTarget(
+            name: "DeltaSyncServerTests",
+            dependencies: [
+                "DeltaSyncServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/DeltaSyncServerTests"
+        ),
+    ]
+)

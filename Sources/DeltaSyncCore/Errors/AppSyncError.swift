@@ -1,0 +1,67 @@
+/// An error as AppSync reports it in `errors[]`: a machine-readable `errorType`, a message,
+/// and optionally the current server item in `data`.
+///
+/// Every layer throws this (or maps its own errors to it) so the wire shape is decided in one
+/// place: clients such as Amplify DataStore branch on `errorType` and read the server item from
+/// `data` when a mutation conflicts.
+///
+/// ```swift
+/// throw AppSyncError(.conditionalCheckFailed,
+///                    "The conditional request failed (Service: DynamoDb, Status Code: 400)")
+/// ```
+public struct AppSyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The value of `errorType` on the wire.
+    public var errorType: AppSyncErrorType
+    public var message: String
+    /// The server item (already shaped as the client expects), sent as `errors[].data`.
+    public var data: JSONValue
+    public var errorInfo: JSONValue
+
+    public init(_ errorType: AppSyncErrorType, _ message: String, data: JSONValue = .null, errorInfo: JSONValue = .null) {
+        self.errorType = errorType
+        self.message = message
+        self.data = data
+        self.errorInfo = errorInfo
+    }
+
+    public var description: String { "\(errorType.rawValue): \(message)" }
+}
+
+/// The `errorType` strings AppSync and its DynamoDB resolvers emit; clients match them exactly.
+public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// A `condition` (or create's key-absence check) did not hold.
+    public static let conditionalCheckFailed: Self = "ConditionalCheckFailedException"
+    /// A version mismatch the conflict handler rejected.
+    public static let conflictUnhandled: Self = "ConflictUnhandled"
+    /// The conflict handler itself failed (unreachable or malformed answer).
+    public static let conflictError: Self = "ConflictError"
+    /// A retry limit was hit while merging.
+    public static let maxConflicts: Self = "MaxConflicts"
+    /// The client wrote server-owned metadata (`_lastChangedAt`, `_deleted`, `_ttl`).
+    public static let badRequest: Self = "BadRequest"
+    /// A value did not fit its declared type (AWS scalars, enums, required fields).
+    public static let validation: Self = "ValidationException"
+    /// An argument is well-typed but unusable (for example a forged `nextToken`).
+    public static let invalidArgument: Self = "InvalidArgumentException"
+    /// A DynamoDB-style request error: a value that cannot be stored or compared.
+    public static let dynamoDBValidation: Self = "DynamoDB:ValidationException"
+    public static let unauthorized: Self = "UnauthorizedException"
+    public static let malformedHttpRequest: Self = "MalformedHttpRequestException"
+    public static let unsupportedOperation: Self = "UnsupportedOperation"
+    public static let internalFailure: Self = "InternalFailure"
+}
+
+extension AppSyncError {
+    /// The message AppSync returns when a DynamoDB condition fails.
+    public static func conditionalCheckFailed(data: JSONValue = .null) -> AppSyncError {
+        AppSyncError(
+            .conditionalCheckFailed,
+            "The conditional request failed (Service: DynamoDb, Status Code: 400, Request ID: null)",
+            data: data
+        )
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// A JSON value: what an item, a GraphQL argument or an error's `data` holds.
+///
+/// Items travel between storage, resolvers and the wire as `[String: JSONValue]`
+/// (see ``Item``), so every layer agrees on one representation of "null",
+/// numbers and nested objects.
+///
+/// ```swift
+/// let item: Item = ["id": "1", "rating": 4, "tags": ["a", "b"]]
+/// let data = try JSONEncoder().encode(JSONValue.object(item))
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+}
+
+/// A stored record: field name to value. Absent keys and `.null` both read as null.
+public typealias Item = [String: JSONValue]
+
+// MARK: - Accessors
+
+extension JSONValue {
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+
+    /// The value as an integer; a double with no fractional part counts.
+    public var intValue: Int? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: return Int(d)
+        default: return nil
+        }
+    }
+
+    /// The value as a double; integers convert.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+
+    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+
+    /// Member lookup on objects; `.null` for anything else or a missing key.
+    public subscript(key: String) -> JSONValue {
+        objectValue?[key] ?? .null
+    }
+}
+
+// MARK: - Literals
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+// MARK: - Codable
+
+extension JSONValue: Codable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? container.decode(Int.self) {
+            self = .int(i)
+        } else if let d = try? container.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? container.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let b): try container.encode(b)
+        case .int(let i): try container.encode(i)
+        case .double(let d): try container.encode(d)
+        case .string(let s): try container.encode(s)
+        case .array(let a): try container.encode(a)
+        case .object(let o): try container.encode(o)
+        }
+    }
+}
+
+// MARK: - Text
+
+extension JSONValue {
+    /// Parses JSON text (as in an `AWSJSON` argument or a request body).
+    ///
+    /// - Throws: `DecodingError` when the text is not JSON.
+    public init(parsing text: String) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// Compact JSON text with sorted keys, stable enough to store and compare.
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

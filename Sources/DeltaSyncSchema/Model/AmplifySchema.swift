@@ -1,0 +1,53 @@
+import DeltaSyncCore
+
+/// An Amplify GraphQL schema after its directives are understood: the models, enums and
+/// non-model types, with keys, indexes and relations made explicit.
+///
+/// Everything downstream (the AppSync SDL printer, storage, resolvers, client codegen) reads this
+/// value instead of directives, so v1 (`@key`, `@connection`) and v2 (`@primaryKey`, `@index`,
+/// `@hasMany`, ...) schemas behave the same.
+///
+/// ```swift
+/// let schema = try AmplifySchema.parse(source: text, file: "schema.graphql")
+/// let post = schema.model(named: "Post")!
+/// print(post.primaryKey.fields)        // ["id"]
+/// ```
+public struct AmplifySchema: Sendable, Equatable {
+    /// `@model` types in declaration order, followed by generated join models of `@manyToMany`.
+    public var models: [Model]
+    public var enums: [EnumType]
+    /// Object types without `@model` (stored inline, as JSON, inside a model's item).
+    public var nonModels: [NonModelType]
+
+    public init(models: [Model], enums: [EnumType], nonModels: [NonModelType]) {
+        self.models = models
+        self.enums = enums
+        self.nonModels = nonModels
+    }
+
+    public func model(named name: String) -> Model? { models.first { $0.name == name } }
+    public func enumType(named name: String) -> EnumType? { enums.first { $0.name == name } }
+    public func nonModel(named name: String) -> NonModelType? { nonModels.first { $0.name == name } }
+}
+
+/// A GraphQL enum of the user's schema.
+public struct EnumType: Sendable, Equatable {
+    public var name: String
+    public var values: [String]
+
+    public init(name: String, values: [String]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+/// An object type without `@model`: a value stored inside a model item.
+public struct NonModelType: Sendable, Equatable {
+    public var name: String
+    public var fields: [Field]
+
+    public init(name: String, fields: [Field]) {
+        self.name = name
+        self.fields = fields
+    }
+}
