@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // Shared core: JSON values, AppSync errors, filter predicates. No I/O.
@@ -53,6 +55,8 @@ let package = Package(
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Backend/DeltaSyncServer"
         ),
@@ -90,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeltaSyncStorageTests",
-            dependencies: ["DeltaSyncStorage", "DeltaSyncSchema"],
+            dependencies: ["DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore"],
             path: "Tests/DeltaSyncStorageTests"
         ),
         .testTarget(

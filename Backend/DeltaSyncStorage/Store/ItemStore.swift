@@ -58,7 +58,7 @@ public struct ItemQuery: Sendable, Equatable {
 
     public var access: Access
     /// Applied after the page's items are read: a page may hold fewer than `limit` items.
-    public var filter: Predicate
+    public var filter: QueryPredicate
     /// How many items to evaluate at most (DynamoDB's `Limit`).
     public var limit: Int
     /// Resume after this position: the ``ItemPage/lastEvaluated`` of the previous page.
@@ -66,7 +66,7 @@ public struct ItemQuery: Sendable, Equatable {
     /// Reverse the order (`sortDirection: DESC`).
     public var descending: Bool
 
-    public init(access: Access = .scan, filter: Predicate = .all, limit: Int = 100, after: [JSONValue]? = nil, descending: Bool = false) {
+    public init(access: Access = .scan, filter: QueryPredicate = .all, limit: Int = 100, after: [JSONValue]? = nil, descending: Bool = false) {
         self.access = access
         self.filter = filter
         self.limit = limit

@@ -58,6 +58,12 @@ extension JSONValue {
     public subscript(key: String) -> JSONValue {
         objectValue?[key] ?? .null
     }
+
+    /// Element lookup on arrays; `.null` for anything else or an index out of range.
+    public subscript(index: Int) -> JSONValue {
+        guard let array = arrayValue, array.indices.contains(index) else { return .null }
+        return array[index]
+    }
 }
 
 // MARK: - Literals

@@ -1,5 +1,5 @@
 /// Reading a predicate from the JSON of a GraphQL filter or condition input.
-extension Predicate {
+extension QueryPredicate {
     /// Builds a predicate from a filter input value such as
     /// `{"and": [{"title": {"beginsWith": "a"}}], "rating": {"ge": 3, "le": 5}}`.
     ///
@@ -13,7 +13,7 @@ extension Predicate {
         case .null:
             self = .all
         case .object(let object):
-            var parts: [Predicate] = []
+            var parts: [QueryPredicate] = []
             for key in object.keys.sorted() {
                 let value = object[key]!
                 if value.isNull { continue }
@@ -22,10 +22,10 @@ extension Predicate {
                     guard let list = value.arrayValue else {
                         throw AppSyncError(.invalidArgument, "Filter '\(key)' expects a list of filters.")
                     }
-                    let children = try list.filter { !$0.isNull }.map(Predicate.init(filter:))
+                    let children = try list.filter { !$0.isNull }.map(QueryPredicate.init(filter:))
                     parts.append(key == "and" ? .and(children) : .or(children))
                 case "not":
-                    parts.append(.not(try Predicate(filter: value)))
+                    parts.append(.not(try QueryPredicate(filter: value)))
                 default:
                     guard let ops = value.objectValue else {
                         throw AppSyncError(.invalidArgument, "Filter for field '\(key)' must be an object of operators.")

@@ -6,15 +6,15 @@
 /// what AppSync's generated resolvers run on.
 ///
 /// ```swift
-/// let p = try Predicate(filter: ["rating": ["gt": 4], "or": [["status": ["eq": "active"]]]])
+/// let p = try QueryPredicate(filter: ["rating": ["gt": 4], "or": [["status": ["eq": "active"]]]])
 /// p.matches(["rating": 5, "status": "active"])  // true
 /// ```
-public indirect enum Predicate: Sendable, Equatable {
+public indirect enum QueryPredicate: Sendable, Equatable {
     /// Matches every item (an absent or empty filter).
     case all
-    case and([Predicate])
-    case or([Predicate])
-    case not(Predicate)
+    case and([QueryPredicate])
+    case or([QueryPredicate])
+    case not(QueryPredicate)
     /// A condition on one field of the item.
     case field(String, FieldOperator)
 }
@@ -43,9 +43,9 @@ public indirect enum FieldOperator: Sendable, Equatable {
     case notIn([JSONValue])
 }
 
-extension Predicate {
+extension QueryPredicate {
     /// The predicate as a flat conjunction list, `[]` for ``all``.
-    public var conjuncts: [Predicate] {
+    public var conjuncts: [QueryPredicate] {
         switch self {
         case .all: return []
         case .and(let parts): return parts.flatMap(\.conjuncts)
@@ -54,7 +54,7 @@ extension Predicate {
     }
 
     /// Combines two predicates with AND, dropping ``all``.
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+    public static func && (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate {
         let parts = lhs.conjuncts + rhs.conjuncts
         switch parts.count {
         case 0: return .all

@@ -1,7 +1,7 @@
 /// In-memory evaluation with DynamoDB's semantics: values of different types never compare,
 /// strings compare by UTF-8 bytes, and a missing attribute fails every comparison except `ne`
 /// and `notContains`.
-extension Predicate {
+extension QueryPredicate {
     /// Whether `item` satisfies the predicate.
     public func matches(_ item: Item) -> Bool {
         switch self {

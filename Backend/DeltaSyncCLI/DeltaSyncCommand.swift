@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `deltasync`: a local AppSync-compatible backend for Amplify schemas.
+@main
+struct DeltaSyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deltasync",
+        abstract: "A local AppSync-compatible backend with DataStore sync, for Amplify GraphQL schemas.",
+        subcommands: [ServeCommand.self, SchemaCommand.self]
+    )
+}

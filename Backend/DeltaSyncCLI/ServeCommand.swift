@@ -1,0 +1,71 @@
+import ArgumentParser
+import DeltaSyncSchema
+import DeltaSyncServer
+import Foundation
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the AppSync API of a schema: GraphQL over HTTP, items in SQLite."
+    )
+
+    @OptionGroup var input: SchemaInput
+
+    @Option(help: "Interface to listen on; 0.0.0.0 for every interface (containers).")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port for HTTP (and, later, WebSocket). 20002 is amplify mock's; 0 picks a free one.")
+    var port: Int = 20002
+
+    @Option(name: .customLong("api-key"), help: "The x-api-key clients must send. Default: a generated da2-... key.")
+    var apiKey: String?
+
+    @Option(name: .customLong("db"), help: "SQLite database file.")
+    var database: String = ".deltasync/deltasync.sqlite"
+
+    @Flag(name: .customLong("in-memory"), help: "Keep items in memory only (gone when the server stops).")
+    var inMemory = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+        }
+        if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
+    }
+
+    func run() async throws {
+        let project: AmplifyProject
+        do {
+            project = try input.load()
+        } catch {
+            throw SchemaFailure(error: error)
+        }
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.apiKey = apiKey
+        configuration.storage = inMemory ? .inMemory : .file(database)
+        var logger = Logger(label: "deltasync")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let server = try DeltaSyncServer(project: project, configuration: configuration, logger: logger)
+        let models = project.schema.models.map(\.name).joined(separator: ", ")
+        let storage = inMemory ? "in memory" : database
+        try await server.run { channel in
+            let boundPort = channel.localAddress?.port ?? port
+            let banner = """
+                DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(models))
+                  GraphQL:  http://\(host):\(boundPort)/graphql
+                  API key:  \(server.apiKey)
+                  Storage:  \(storage)
+
+                """
+            // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
+            FileHandle.standardOutput.write(Data(banner.utf8))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncStorage
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A local AppSync-compatible backend for an Amplify schema.
+///
+/// Embed it in tests to get a real server on a free port:
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.port = 0
+/// configuration.storage = .inMemory
+/// let server = try DeltaSyncServer(project: try .load(schemaFile: "schema.graphql"), configuration: configuration)
+/// let running = try await server.start()
+/// // POST to running.graphQLURL with header x-api-key: server.apiKey
+/// await running.stop()
+/// ```
+///
+/// or use ``application()`` with HummingbirdTesting to test without sockets.
+public struct DeltaSyncServer: Sendable {
+    public let project: AmplifyProject
+    public let configuration: ServerConfiguration
+    /// The key clients send as `x-api-key`: the configured one or a generated `da2-...` key.
+    public let apiKey: String
+    let executor: RequestExecutor
+    let logger: Logger
+
+    /// Opens the store and builds the AppSync schema.
+    ///
+    /// - Throws: ``StorageError``-style errors from the store (unwritable file, ...), or a
+    ///   GraphQL error if the generated schema does not build (a DeltaSync bug).
+    public init(project: AmplifyProject, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil) throws {
+        self.project = project
+        self.configuration = configuration
+        self.apiKey = configuration.apiKey ?? Self.generateAPIKey()
+        self.logger = logger ?? Logger(label: "deltasync")
+        let store: any ItemStore
+        switch configuration.storage {
+        case .file(let path): store = try SQLiteItemStore(location: .file(path), schema: project.schema)
+        case .inMemory: store = try SQLiteItemStore(location: .inMemory, schema: project.schema)
+        }
+        let environment = ResolverEnvironment(
+            schema: project.schema, store: store, tokens: .random(), clock: { Date() })
+        executor = RequestExecutor(schema: try ExecutableSchema(schema: project.schema, environment: environment))
+    }
+
+    /// The AppSync SDL the server executes.
+    public var appSyncSDL: String { executor.schema.sdl }
+
+    // MARK: - Serving
+
+    /// The Hummingbird application: `/graphql`, `/health`, CORS.
+    public func application(
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: CORSMiddleware(
+            allowOrigin: .originBased,
+            allowHeaders: [
+                .contentType, .authorization, APIKeyAuthenticator.header,
+                HTTPField.Name("x-amz-date")!, HTTPField.Name("x-amz-security-token")!,
+                HTTPField.Name("x-amz-user-agent")!,
+            ],
+            allowMethods: [.get, .post, .options],
+            exposedHeaders: [HTTPErrorResponse.errorTypeHeader.canonicalName]
+        ))
+        router.get("health") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
+        GraphQLRoutes(
+            executor: executor,
+            authenticator: APIKeyAuthenticator(apiKey: apiKey),
+            maxBodyBytes: configuration.maxRequestBodyBytes
+        ).add(to: router)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM.
+    public func run(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
+        try await application(onServerRunning: onServerRunning).runService()
+    }
+
+    /// Starts serving in the background and returns once the socket is bound.
+    public func start() async throws -> RunningServer {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = application(onServerRunning: { channel in
+            continuation.yield(channel.localAddress?.port ?? 0)
+            continuation.finish()
+        })
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            task.cancel()
+            _ = try await task.value
+            throw CancellationError()
+        }
+        return RunningServer(host: configuration.host, port: port, apiKey: apiKey, task: task)
+    }
+
+    static func generateAPIKey() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return "da2-" + String((0..<26).map { _ in alphabet.randomElement()! })
+    }
+}
+
+/// A server started with ``DeltaSyncServer/start()``.
+public struct RunningServer: Sendable {
+    public let host: String
+    public let port: Int
+    public let apiKey: String
+    let task: Task<Void, any Error>
+
+    /// `http://host:port/graphql`.
+    public var graphQLURL: String { "http://\(host):\(port)/graphql" }
+
+    /// Stops accepting connections and waits for the server to finish.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}

@@ -1,0 +1,84 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import GraphQL
+
+/// The AppSync schema of an Amplify schema, built with the GraphQL library and wired to
+/// DeltaSync's resolvers.
+///
+/// The SDL is the very text `deltasync schema print` shows, so what clients introspect and
+/// what the server executes cannot drift apart.
+struct ExecutableSchema: Sendable {
+    let graphQL: GraphQLSchema
+    let sdl: String
+
+    init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
+        sdl = schema.appSyncSDL()
+        graphQL = try buildSchema(source: sdl)
+        AWSScalars.install(in: graphQL)
+        let queries = QueryResolvers(environment: environment)
+        let syncs = SyncResolvers(environment: environment, queries: queries)
+        let mutations = MutationResolvers(environment: environment)
+
+        var queryResolvers: [String: GraphQLFieldResolve] = [:]
+        var mutationResolvers: [String: GraphQLFieldResolve] = [:]
+        for model in schema.models {
+            let ops = model.operations
+            if let name = ops.get {
+                queryResolvers[name] = { _, args, _, _ in try await queries.get(model, args: args) }
+            }
+            if let name = ops.list {
+                queryResolvers[name] = { _, args, _, _ in try await queries.list(model, args: args, queryName: name) }
+            }
+            if let name = ops.sync {
+                queryResolvers[name] = { _, args, _, _ in try await syncs.sync(model, args: args, queryName: name) }
+            }
+            for index in model.indexes {
+                guard let name = index.queryField else { continue }
+                queryResolvers[name] = { _, args, _, _ in
+                    try await queries.indexQuery(model, index: index, args: args, queryName: name)
+                }
+            }
+            if let name = ops.create {
+                mutationResolvers[name] = { _, args, _, _ in try await mutations.create(model, args: args) }
+            }
+            if let name = ops.update {
+                mutationResolvers[name] = { _, args, _, _ in try await mutations.update(model, args: args) }
+            }
+            if let name = ops.delete {
+                mutationResolvers[name] = { _, args, _, _ in try await mutations.delete(model, args: args) }
+            }
+            if let type = graphQL.getType(name: model.name) as? GraphQLObjectType {
+                var relationResolvers: [String: GraphQLFieldResolve] = [:]
+                for field in model.relationFields {
+                    guard let relation = field.relation else { continue }
+                    let queryName = "\(model.name).\(field.name)"
+                    if relation.isConnection {
+                        relationResolvers[field.name] = { source, args, _, _ in
+                            guard let parent = source as? ItemObject else { return nil }
+                            return try await queries.connection(
+                                from: parent.item, relation: relation, args: args, queryName: queryName)
+                        }
+                    } else {
+                        relationResolvers[field.name] = { source, _, _, _ in
+                            guard let child = source as? ItemObject else { return nil }
+                            return try await queries.object(from: child.item, relation: relation)
+                        }
+                    }
+                }
+                try Self.attach(relationResolvers, to: type)
+            }
+        }
+        if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
+        if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
+    }
+
+    /// Sets resolvers on a built type. The library allows this during setup, before execution.
+    private static func attach(_ resolvers: [String: GraphQLFieldResolve], to type: GraphQLObjectType) throws {
+        guard !resolvers.isEmpty else { return }
+        let fields = try type.fields()
+        for (name, field) in fields {
+            if let resolve = resolvers[name] { field.resolve = resolve }
+        }
+        type.fields = { fields }
+    }
+}

@@ -1,0 +1,129 @@
+import DeltaSyncCore
+import GraphQL
+import OrderedCollections
+
+/// Runs one GraphQL request against the executable schema and shapes the answer as AppSync
+/// does: `data` plus `errors[]` whose `errorType`, `errorInfo` and `data` sit at the top level
+/// of each error, not under `extensions`.
+struct RequestExecutor: Sendable {
+    let schema: ExecutableSchema
+
+    func execute(_ request: GraphQLRequest) async -> Map {
+        let document: Document
+        do {
+            document = try parse(source: Source(body: request.query, name: "GraphQL request"))
+        } catch let error as GraphQLError {
+            return Self.body(data: nil, errors: [Self.syntaxError(error)])
+        } catch {
+            return Self.body(data: nil, errors: [Self.plainError("Invalid Syntax : \(error)")])
+        }
+        let validationErrors = validate(schema: schema.graphQL, ast: document)
+        guard validationErrors.isEmpty else {
+            return Self.body(data: nil, errors: validationErrors.map(Self.validationError))
+        }
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        let operation = request.operationName.flatMap { name in operations.first { $0.name?.value == name } }
+            ?? (operations.count == 1 ? operations.first : nil)
+        if operation?.operation == .subscription {
+            return Self.body(
+                data: nil,
+                errors: [
+                    Self.plainError(
+                        "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
+                        errorType: .unsupportedOperation)
+                ])
+        }
+        do {
+            let result = try await GraphQL.execute(
+                schema: schema.graphQL,
+                documentAST: document,
+                rootValue: (),
+                context: (),
+                variableValues: request.variables.mapValues(\.map),
+                operationName: request.operationName
+            )
+            return Self.body(data: result.data, errors: result.errors.map(Self.executionError))
+        } catch let error as GraphQLError {
+            return Self.body(data: nil, errors: [Self.executionError(error)])
+        } catch {
+            return Self.body(data: nil, errors: [Self.plainError("\(error)", errorType: .internalFailure)])
+        }
+    }
+
+    // MARK: - Error shapes
+
+    static func body(data: Map?, errors: [Map]) -> Map {
+        var body = OrderedDictionary<String, Map>()
+        body["data"] = data ?? .null
+        if !errors.isEmpty { body["errors"] = .array(errors) }
+        return .dictionary(body)
+    }
+
+    static func locations(_ error: GraphQLError) -> Map {
+        .array(
+            error.locations.map {
+                .dictionary(["line": .int($0.line), "column": .int($0.column), "sourceName": .null])
+            })
+    }
+
+    static func syntaxError(_ error: GraphQLError) -> Map {
+        var message = error.message
+        if message.hasPrefix("Syntax Error: ") { message = String(message.dropFirst("Syntax Error: ".count)) }
+        return .dictionary([
+            "path": .null,
+            "locations": locations(error),
+            "message": .string("Invalid Syntax : \(message)"),
+        ])
+    }
+
+    /// Validation errors carry no `errorType` on AppSync; the message names the kind of error.
+    static func validationError(_ error: GraphQLError) -> Map {
+        .dictionary([
+            "path": .null,
+            "locations": locations(error),
+            "message": .string(ValidationMessage.appSyncStyle(error.message)),
+        ])
+    }
+
+    static func executionError(_ error: GraphQLError) -> Map {
+        let path: Map =
+            error.path.elements.isEmpty
+            ? .null
+            : .array(
+                error.path.elements.map { element in
+                    switch element {
+                    case .index(let i): return .int(i)
+                    case .key(let k): return .string(k)
+                    }
+                })
+        if let appSync = error.originalError as? AppSyncError {
+            return .dictionary([
+                "path": path,
+                "data": appSync.data.map,
+                "errorType": .string(appSync.errorType.rawValue),
+                "errorInfo": appSync.errorInfo.map,
+                "locations": locations(error),
+                "message": .string(appSync.message),
+            ])
+        }
+        if error.originalError == nil, path == .null {
+            // Variable coercion and other pre-execution failures are validation errors.
+            return validationError(error)
+        }
+        return .dictionary([
+            "path": path,
+            "data": .null,
+            "errorType": .null,
+            "errorInfo": .null,
+            "locations": locations(error),
+            "message": .string(error.message),
+        ])
+    }
+
+    static func plainError(_ message: String, errorType: AppSyncErrorType? = nil) -> Map {
+        var error = OrderedDictionary<String, Map>()
+        if let errorType { error["errorType"] = .string(errorType.rawValue) }
+        error["message"] = .string(message)
+        return .dictionary(error)
+    }
+}

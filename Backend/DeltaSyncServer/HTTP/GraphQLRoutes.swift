@@ -1,0 +1,53 @@
+import DeltaSyncCore
+import Foundation
+import GraphQL
+import HTTPTypes
+import Hummingbird
+
+/// `POST /graphql` (and `GET /graphql?query=...`), answered as AppSync answers.
+struct GraphQLRoutes: Sendable {
+    let executor: RequestExecutor
+    let authenticator: APIKeyAuthenticator
+    let maxBodyBytes: Int
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.post("graphql") { request, _ in try await post(request) }
+        router.get("graphql") { request, _ in try await get(request) }
+    }
+
+    private func post(_ request: Request) async throws -> Response {
+        try authenticator.authorize(request.headers)
+        let buffer = try await request.body.collect(upTo: maxBodyBytes)
+        guard buffer.readableBytes > 0 else { throw HTTPErrorResponse.malformed("Request body is empty.") }
+        guard let body = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+            throw HTTPErrorResponse.malformed("Unable to parse GraphQL query.")
+        }
+        return try await respond(to: body)
+    }
+
+    private func get(_ request: Request) async throws -> Response {
+        try authenticator.authorize(request.headers)
+        let params = request.uri.queryParameters
+        var body: [String: JSONValue] = [:]
+        if let query = params["query"] { body["query"] = .string(String(query)) }
+        if let variables = params["variables"] { body["variables"] = .string(String(variables)) }
+        if let name = params["operationName"] { body["operationName"] = .string(String(name)) }
+        return try await respond(to: .object(body))
+    }
+
+    private func respond(to body: JSONValue) async throws -> Response {
+        let graphQLRequest: GraphQLRequest
+        do {
+            graphQLRequest = try GraphQLRequest(body: body)
+        } catch {
+            throw HTTPErrorResponse(status: .badRequest, error: error)
+        }
+        let result = await executor.execute(graphQLRequest)
+        let data = try GraphQLJSONEncoder().encode(result)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}

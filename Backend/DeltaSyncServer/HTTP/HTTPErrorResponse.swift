@@ -1,0 +1,31 @@
+import DeltaSyncCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Request-level failures (no GraphQL executed): a 4xx status, the `x-amzn-ErrorType` header
+/// that Amplify JS reads to name the error, and `{"errors":[{"errorType","message"}]}`.
+struct HTTPErrorResponse: HTTPResponseError {
+    let status: HTTPResponse.Status
+    let error: AppSyncError
+
+    static let errorTypeHeader = HTTPField.Name("x-amzn-ErrorType")!
+
+    static func unauthorized(_ message: String) -> HTTPErrorResponse {
+        HTTPErrorResponse(status: .unauthorized, error: AppSyncError(.unauthorized, message))
+    }
+
+    static func malformed(_ message: String) -> HTTPErrorResponse {
+        HTTPErrorResponse(status: .badRequest, error: AppSyncError(.malformedHttpRequest, message))
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body: JSONValue = [
+            "errors": [["errorType": .string(error.errorType.rawValue), "message": .string(error.message)]]
+        ]
+        var headers: HTTPFields = [.contentType: "application/json; charset=UTF-8"]
+        headers[Self.errorTypeHeader] = error.errorType.rawValue
+        return Response(
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body.jsonText)))
+    }
+}

@@ -1,0 +1,71 @@
+import Crypto
+import DeltaSyncCore
+import Foundation
+
+/// Opaque, tamper-evident `nextToken`s.
+///
+/// A token carries where the next page starts and which query issued it, signed with
+/// HMAC-SHA256 under a key only the server knows. A client can hand it back unchanged; a
+/// token that was edited, truncated, or issued for another query is refused with an
+/// `InvalidArgumentException` instead of silently returning the wrong page.
+struct PageTokenCodec: Sendable {
+    private let key: SymmetricKey
+
+    init(secret: [UInt8]) {
+        key = SymmetricKey(data: secret)
+    }
+
+    /// A codec with a fresh random key: tokens do not outlive the process.
+    static func random() -> PageTokenCodec {
+        PageTokenCodec(secret: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+    }
+
+    /// What a token says.
+    struct Payload: Codable, Equatable, Sendable {
+        /// The root or nested field the token belongs to (`listPosts`, `Blog.posts`).
+        var query: String
+        var cursor: [JSONValue]
+        /// The sync's fixed `startedAt` (sync queries only).
+        var startedAt: Int?
+    }
+
+    func encode(_ payload: Payload) -> String {
+        let body = (try? JSONEncoder().encode(payload)) ?? Data()
+        let mac = HMAC<SHA256>.authenticationCode(for: body, using: key)
+        return Self.base64URL(body) + "." + Self.base64URL(Data(mac))
+    }
+
+    /// Decodes and verifies a token issued for `query`.
+    func decode(_ token: String, for query: String) throws(AppSyncError) -> Payload {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let body = Self.data(base64URL: parts[0]), let mac = Self.data(base64URL: parts[1]),
+            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: key),
+            let payload = try? JSONDecoder().decode(Payload.self, from: body)
+        else {
+            throw AppSyncError(
+                .invalidArgument,
+                "Invalid nextToken: it was not issued by this server, or it was altered. Pass back the nextToken of the previous page unchanged, or start again without one."
+            )
+        }
+        guard payload.query == query else {
+            throw AppSyncError(
+                .invalidArgument,
+                "Invalid nextToken: it was issued for '\(payload.query)', not '\(query)'."
+            )
+        }
+        return payload
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func data(base64URL text: Substring) -> Data? {
+        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while s.count % 4 != 0 { s += "=" }
+        return Data(base64Encoded: s)
+    }
+}

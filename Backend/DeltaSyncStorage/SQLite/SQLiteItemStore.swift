@@ -1,0 +1,116 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import Foundation
+import GRDB
+
+/// An ``ItemStore`` in one SQLite database (through GRDB): a table per model, a column per
+/// stored field plus the sync metadata, a SQL index per model index.
+///
+/// Open it with the schema whose models it stores. Opening an existing file adds what the
+/// schema gained (tables, columns, indexes) and never drops stored values.
+///
+/// ```swift
+/// let store = try SQLiteItemStore(location: .file("data/app.sqlite"), schema: schema)
+/// try await store.write { tx in
+///     try tx.put(post, ["id": "1", "title": "Hello", "_version": 1])
+/// }
+/// let page = try await store.read { tx in
+///     try tx.query(post, ItemQuery(filter: .field("title", .beginsWith("He")), limit: 50))
+/// }
+/// ```
+///
+/// Writes are serialised; reads of a file database run concurrently with them and with each
+/// other, each on one snapshot.
+public final class SQLiteItemStore: ItemStore {
+    /// Where the database lives.
+    public enum Location: Sendable, Equatable {
+        /// A database file; its parent directory is created if missing.
+        case file(String)
+        /// A private database in memory, gone when the store is released.
+        case inMemory
+    }
+
+    /// What a write that returned survives.
+    public enum Durability: Sendable, Equatable {
+        /// The process being killed (`kill -9`, a crash). SQLite's WAL with
+        /// `synchronous = NORMAL`: a commit is in the operating system's hands when it returns,
+        /// and the OS writes it out even though the process is gone. Only a power loss or OS
+        /// crash can lose the last commits (never corrupting the file). Fast: no fsync per write.
+        case processCrash
+        /// Power loss too: `synchronous = FULL` syncs the WAL to disk at every commit.
+        case powerLoss
+    }
+
+    /// Store settings, with defaults fit for a local server.
+    public struct Configuration: Sendable, Equatable {
+        /// Default ``Durability/processCrash``.
+        public var durability: Durability
+
+        public init(durability: Durability = .processCrash) {
+            self.durability = durability
+        }
+    }
+
+    /// The schema the store was opened with.
+    public let schema: AmplifySchema
+    private let writer: any DatabaseWriter
+    private let catalog: TableCatalog
+
+    // MARK: - Opening
+
+    /// Opens (creating if needed) the database and brings its tables in line with `schema`.
+    ///
+    /// ```swift
+    /// let store = try SQLiteItemStore(location: .inMemory, schema: schema)
+    /// ```
+    ///
+    /// - Throws: ``AppSyncError`` when the schema cannot be stored (a key naming a field the
+    ///   model does not store, model names equal but for case) or the file was written by a
+    ///   newer DeltaSync; GRDB's `DatabaseError` when SQLite cannot open the file; a file
+    ///   system error when the parent directory cannot be created.
+    public init(location: Location, schema: AmplifySchema, configuration: Configuration = Configuration()) throws {
+        self.schema = schema
+        let catalog = try TableCatalog(schema)
+        self.catalog = catalog
+
+        var config = GRDB.Configuration()
+        config.label = "DeltaSync"
+        // Another process (a second server on the same file) waits instead of failing at once.
+        config.busyMode = .timeout(5)
+        switch location {
+        case .inMemory:
+            writer = try DatabaseQueue(configuration: config)
+        case .file(let path):
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // A pool opens in WAL mode and sets `synchronous = NORMAL` on its writer itself.
+            let pool = try DatabasePool(path: path, configuration: config)
+            if configuration.durability == .powerLoss {
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            }
+            writer = pool
+        }
+        try writer.write { db in
+            try TableMigrator(tables: catalog.tables.values.sorted { $0.name < $1.name }).migrate(db)
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` on one consistent snapshot. Do not keep the transaction beyond `body`.
+    public func read<T: Sendable>(_ body: @Sendable (any ItemReadTransaction) throws -> T) async throws -> T {
+        let catalog = self.catalog
+        return try await writer.read { db in
+            try body(SQLiteTransaction(db: db, catalog: catalog))
+        }
+    }
+
+    /// Runs `body` in a write transaction, after every earlier write. Committed (and durable
+    /// as ``Configuration/durability`` says) when this returns; rolled back if `body` throws.
+    public func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T {
+        let catalog = self.catalog
+        return try await writer.write { db in
+            try body(SQLiteTransaction(db: db, catalog: catalog))
+        }
+    }
+}

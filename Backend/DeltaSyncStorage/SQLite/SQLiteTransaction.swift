@@ -1,0 +1,114 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import GRDB
+
+/// The transaction ``SQLiteItemStore`` hands to `read` and `write` bodies: GRDB's `Database`
+/// with the schema's tables. Valid only inside the body it was given to.
+struct SQLiteTransaction: ItemWriteTransaction {
+    let db: Database
+    let catalog: TableCatalog
+
+    // MARK: - Reading
+
+    func get(_ model: Model, key: Item) throws -> Item? {
+        let table = try catalog.table(for: model)
+        let statement = try db.cachedStatement(sql: table.selectByKeySQL)
+        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(table.keyArguments(key))) else {
+            return nil
+        }
+        return table.item(from: row)
+    }
+
+    /// Reads up to `limit + 1` rows in order: the first `limit` make the page (filtered by the
+    /// SQL-compiled predicate, evaluated in the same statement), the extra one only tells
+    /// whether a next page exists.
+    func query(_ model: Model, _ query: ItemQuery) throws -> ItemPage {
+        let table = try catalog.table(for: model)
+        guard query.limit >= 1 else {
+            throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
+        }
+        let plan = try PagePlan(table: table, query: query)
+        let filter = FilterCompiler(table: table).compile(query.filter)
+        let conditions = SQLFragment.and(plan.conditions)
+
+        var sql = "SELECT \(table.selectList), \(filter.sql) FROM \(table.quotedName) WHERE \(conditions.sql)"
+        if !plan.order.isEmpty { sql += " ORDER BY \(plan.orderSQL(in: table))" }
+        sql += " LIMIT ?"
+        let readLimit = query.limit == Int.max ? query.limit : query.limit + 1
+        let arguments = filter.arguments + conditions.arguments + [Int64(readLimit).databaseValue]
+
+        // Filters vary with every request; caching their statements would grow without bound.
+        let statement = query.filter == .all ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+        let matchIndex = table.columns.count
+        var items: [Item] = []
+        var scanned = 0
+        var last: [JSONValue]?
+        var hasMore = false
+        while let row = try rows.next() {
+            guard scanned < query.limit else {
+                hasMore = true
+                break
+            }
+            scanned += 1
+            // The filter is never NULL by construction; reading it as optional keeps a slip
+            // from crashing the server (GRDB traps on NULL read as Bool).
+            if (row[matchIndex] as Bool?) == true { items.append(table.item(from: row)) }
+            if scanned == query.limit {
+                // The cursor reuses one Row for every step: copy the values now.
+                last = plan.cursor.map { table.columns[$0].kind.decode(row[$0]) }
+            }
+        }
+        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+    }
+
+    // MARK: - Writing
+
+    func put(_ model: Model, _ item: Item) throws {
+        let table = try catalog.table(for: model)
+        var arguments: [DatabaseValue] = []
+        arguments.reserveCapacity(table.columns.count)
+        for (i, column) in table.columns.enumerated() {
+            let value = item[column.name] ?? .null
+            if value.isNull, table.primaryKey.contains(i) { throw table.missingKey(column.name) }
+            // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
+            arguments.append(value.isNull && column.name == "_version" ? 1.databaseValue : try table.encode(value, column: i))
+        }
+        let statement = try db.cachedStatement(sql: table.insertSQL)
+        try statement.execute(arguments: StatementArguments(arguments))
+    }
+
+    @discardableResult
+    func remove(_ model: Model, key: Item) throws -> Bool {
+        let table = try catalog.table(for: model)
+        let statement = try db.cachedStatement(sql: table.deleteByKeySQL)
+        try statement.execute(arguments: StatementArguments(table.keyArguments(key)))
+        return db.changesCount > 0
+    }
+}
+
+/// The tables of a schema, by model name.
+struct TableCatalog: Sendable {
+    let tables: [String: ModelTable]
+
+    /// - Throws: ``AppSyncError`` (`InternalFailure`) for a schema SQLite cannot hold: two
+    ///   names that differ only in case (SQLite names are case-insensitive), or a bad key.
+    init(_ schema: AmplifySchema) throws {
+        var tables: [String: ModelTable] = [:]
+        var seen: Set<String> = ["deltasync_meta", "deltasync_rebuild"]
+        for model in schema.models {
+            guard seen.insert(model.name.lowercased()).inserted, !model.name.lowercased().hasPrefix("sqlite_") else {
+                throw AppSyncError(.internalFailure, "Model name '\(model.name)' clashes with another table in SQLite, whose names ignore case. Rename the model.")
+            }
+            tables[model.name] = try ModelTable(model)
+        }
+        self.tables = tables
+    }
+
+    func table(for model: Model) throws -> ModelTable {
+        guard let table = tables[model.name] else {
+            throw AppSyncError(.internalFailure, "Model \(model.name) is not in the schema this SQLiteItemStore was opened with. Open the store with the schema that declares it.")
+        }
+        return table
+    }
+}

@@ -1,0 +1,146 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import Foundation
+import GRDB
+
+/// How one field's values are stored in its column and read back.
+///
+/// Writes are strict (a value must fit the field's type) because column affinity would otherwise
+/// change a value's kind: SQLite turns the string `"123"` into the integer `123` in an INTEGER
+/// column. Reads are lenient and go by the stored value's class, so values written under an older
+/// schema (before a field changed type) come back as they were stored, and ``FilterCompiler``
+/// applies the same rule in SQL.
+enum ColumnKind: Sendable, Equatable {
+    /// `Int`, `AWSTimestamp`: SQLite INTEGER.
+    case integer
+    /// `Float`: SQLite REAL.
+    case real
+    /// `Boolean`: INTEGER 0 or 1.
+    case boolean
+    /// `ID`, `String`, enums and the string-like AWS scalars.
+    case text
+    /// `AWSJSON`: the JSON text as the client sent it, read back as a string.
+    case jsonString
+    /// Any list: JSON text of an array.
+    case list
+    /// A non-model object: JSON text of an object.
+    case object
+
+    init(_ field: Field) {
+        if field.isList {
+            self = .list
+            return
+        }
+        switch field.type {
+        case .scalar(.int), .scalar(.awsTimestamp): self = .integer
+        case .scalar(.float): self = .real
+        case .scalar(.boolean): self = .boolean
+        case .scalar(.awsJSON): self = .jsonString
+        case .scalar, .enumType: self = .text
+        case .nonModel, .model: self = .object
+        }
+    }
+
+    /// The declared column type, which sets the column's affinity.
+    var sqlType: String {
+        switch self {
+        case .integer, .boolean: return "INTEGER"
+        case .real: return "REAL"
+        case .text, .jsonString, .list, .object: return "TEXT"
+        }
+    }
+
+    /// What the values look like, for error messages.
+    var expectation: String {
+        switch self {
+        case .integer: return "an integer"
+        case .real: return "a number"
+        case .boolean: return "a boolean"
+        case .text: return "a string"
+        case .jsonString: return "a JSON string"
+        case .list: return "a list"
+        case .object: return "an object"
+        }
+    }
+
+    // MARK: - Writing
+
+    /// The value to store, or `nil` when `value` does not fit this kind.
+    func encode(_ value: JSONValue) -> DatabaseValue? {
+        if value.isNull { return .null }
+        switch self {
+        case .integer:
+            return value.intValue.map { Int64($0).databaseValue }
+        case .real:
+            guard let d = value.doubleValue, d.isFinite else { return nil }
+            return d.databaseValue
+        case .boolean:
+            return value.boolValue.map { Int64($0 ? 1 : 0).databaseValue }
+        case .text:
+            return value.stringValue?.databaseValue
+        case .jsonString:
+            if let s = value.stringValue { return s.databaseValue }
+            return JSONText.canonical(value)?.databaseValue
+        case .list:
+            guard case .array = value else { return nil }
+            return JSONText.canonical(value)?.databaseValue
+        case .object:
+            guard case .object = value else { return nil }
+            return JSONText.canonical(value)?.databaseValue
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The JSON value of a stored value, by its storage class (see the type's comment).
+    func decode(_ dbValue: DatabaseValue) -> JSONValue {
+        switch dbValue.storage {
+        case .null, .blob:
+            // Nothing in this store writes blobs.
+            return .null
+        case .int64(let i):
+            return self == .boolean ? .bool(i != 0) : .int(Int(i))
+        case .double(let d):
+            return .double(d)
+        case .string(let s):
+            switch self {
+            case .list:
+                if let parsed = try? JSONValue(parsing: s), case .array = parsed { return parsed }
+                return .string(s)
+            case .object:
+                if let parsed = try? JSONValue(parsing: s), case .object = parsed { return parsed }
+                return .string(s)
+            default:
+                return .string(s)
+            }
+        }
+    }
+}
+
+/// JSON text as this store writes it.
+enum JSONText {
+    /// ``JSONValue/jsonText`` (sorted keys, compact), or `nil` when the value cannot be written
+    /// as JSON (a non-finite number).
+    static func canonical(_ value: JSONValue) -> String? {
+        guard isEncodable(value) else { return nil }
+        return value.jsonText
+    }
+
+    /// The text equal values are stored as, when reading it back gives `value` again.
+    ///
+    /// Text equality in SQL stands for value equality only for such values: `3.0` is written as
+    /// `3` and read back as the integer `3`, so no stored list can equal `[3.0]`.
+    static func roundTripping(_ value: JSONValue) -> String? {
+        guard let text = canonical(value), (try? JSONValue(parsing: text)) == value else { return nil }
+        return text
+    }
+
+    private static func isEncodable(_ value: JSONValue) -> Bool {
+        switch value {
+        case .double(let d): return d.isFinite
+        case .array(let a): return a.allSatisfy(isEncodable)
+        case .object(let o): return o.values.allSatisfy(isEncodable)
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import GRDB
+
+/// The SQLite table of one model: its columns, keys and indexes, and the statements every
+/// transaction reuses. Built once when the store opens.
+struct ModelTable: Sendable {
+    struct Column: Sendable {
+        let name: String
+        let kind: ColumnKind
+        /// `"name"`, ready to splice into SQL.
+        let quoted: String
+    }
+
+    /// A secondary index, by column position.
+    struct SecondaryIndex: Sendable {
+        let name: String
+        /// The SQL index name: `<Model>.<index>`, so it never clashes with another model's.
+        let sqlName: String
+        let partition: Int
+        let sortKeys: [Int]
+        /// Every column of the SQL index: partition, sort keys, then the remaining key columns,
+        /// which give rows with equal sort keys a stable order.
+        let columns: [Int]
+    }
+
+    /// Sync metadata present on every model, after the model's own fields.
+    static let metadata: [(name: String, kind: ColumnKind)] = [
+        ("_version", .integer),
+        ("_deleted", .boolean),
+        ("_lastChangedAt", .integer),
+        ("_ttl", .integer),
+        ("__typename", .text),
+    ]
+
+    let name: String
+    let quotedName: String
+    let columns: [Column]
+    let columnIndex: [String: Int]
+    /// Primary key columns, partition first.
+    let primaryKey: [Int]
+    let indexes: [String: SecondaryIndex]
+
+    /// `"a", "b", ...`: every column, in ``columns`` order.
+    let selectList: String
+    let insertSQL: String
+    let selectByKeySQL: String
+    let deleteByKeySQL: String
+
+    /// - Throws: ``AppSyncError`` (`InternalFailure`) when a key or index names a field the
+    ///   model does not store.
+    init(_ model: Model) throws {
+        var columns: [Column] = []
+        var columnIndex: [String: Int] = [:]
+        func add(_ name: String, _ kind: ColumnKind) {
+            guard columnIndex[name] == nil else { return }
+            columnIndex[name] = columns.count
+            columns.append(Column(name: name, kind: kind, quoted: name.quotedDatabaseIdentifier))
+        }
+        // A model field named like a metadata column yields to it: the sync layer owns those.
+        let metadataNames = Set(Self.metadata.map(\.name))
+        for field in model.storedFields where !metadataNames.contains(field.name) {
+            add(field.name, ColumnKind(field))
+        }
+        for (name, kind) in Self.metadata { add(name, kind) }
+
+        func position(_ field: String, _ role: String) throws -> Int {
+            guard let i = columnIndex[field] else {
+                throw AppSyncError(
+                    .internalFailure,
+                    "\(role) of model \(model.name) uses field '\(field)', which \(model.name) does not store. Fix the schema: key and index fields must be scalar fields of the model."
+                )
+            }
+            return i
+        }
+
+        let primaryKey = try model.primaryKey.fields.map { try position($0, "The primary key") }
+        var indexes: [String: SecondaryIndex] = [:]
+        for index in model.indexes {
+            let role = "Index '\(index.name)'"
+            let partition = try position(index.partitionField, role)
+            let sortKeys = try index.sortKeyFields.map { try position($0, role) }
+            var indexColumns: [Int] = []
+            for c in [partition] + sortKeys + primaryKey where !indexColumns.contains(c) { indexColumns.append(c) }
+            indexes[index.name] = SecondaryIndex(
+                name: index.name, sqlName: "\(model.name).\(index.name)",
+                partition: partition, sortKeys: sortKeys, columns: indexColumns
+            )
+        }
+
+        self.name = model.name
+        self.quotedName = model.name.quotedDatabaseIdentifier
+        self.columns = columns
+        self.columnIndex = columnIndex
+        self.primaryKey = primaryKey
+        self.indexes = indexes
+
+        let list = columns.map(\.quoted).joined(separator: ", ")
+        let keyMatch = primaryKey.map { "\(columns[$0].quoted) = ?" }.joined(separator: " AND ")
+        self.selectList = list
+        self.insertSQL = "INSERT OR REPLACE INTO \(quotedName) (\(list)) VALUES (\(Self.placeholders(columns.count)))"
+        self.selectByKeySQL = "SELECT \(list) FROM \(quotedName) WHERE \(keyMatch)"
+        self.deleteByKeySQL = "DELETE FROM \(quotedName) WHERE \(keyMatch)"
+    }
+
+    /// `?, ?, ?`
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    // MARK: - Values
+
+    /// The item a row holds: every non-null column, decoded by its kind.
+    /// `row` must start with the columns of ``selectList``.
+    func item(from row: Row) -> Item {
+        var item: Item = [:]
+        for (i, column) in columns.enumerated() {
+            let value = column.kind.decode(row[i])
+            if !value.isNull { item[column.name] = value }
+        }
+        return item
+    }
+
+    /// Encodes `value` for the column at `index`.
+    ///
+    /// - Throws: ``AppSyncError`` (`ValidationException`) when the value does not fit the field.
+    func encode(_ value: JSONValue, column index: Int) throws -> DatabaseValue {
+        let column = columns[index]
+        guard let encoded = column.kind.encode(value) else {
+            throw AppSyncError(
+                .validation,
+                "Field '\(column.name)' of \(name) holds \(column.kind.expectation), not \(value.jsonText). Convert the value to the field's type before storing or querying it."
+            )
+        }
+        return encoded
+    }
+
+    /// The primary key values of `key` as statement arguments.
+    ///
+    /// - Throws: ``AppSyncError`` (`ValidationException`) when a key field is missing or null.
+    func keyArguments(_ key: Item) throws -> [DatabaseValue] {
+        try primaryKey.map { i in
+            let value = key[columns[i].name] ?? .null
+            guard !value.isNull else { throw missingKey(columns[i].name) }
+            return try encode(value, column: i)
+        }
+    }
+
+    func missingKey(_ field: String) -> AppSyncError {
+        let names = primaryKey.map { columns[$0].name }.joined(separator: ", ")
+        return AppSyncError(
+            .validation,
+            "The key of \(name) needs a value for '\(field)'. Give every primary key field (\(names))."
+        )
+    }
+}

@@ -1,0 +1,228 @@
+import GraphQL
+
+/// Turns parsed SDL documents into an ``AmplifySchema``.
+///
+/// Works in passes because directives refer across types: collect every type name, build enums
+/// and non-model types, build each model's fields and keys, then resolve relations (which add
+/// foreign keys and indexes to other models), generate `@manyToMany` join models, and finally
+/// add timestamps so they follow every other field.
+struct SchemaParser {
+    private let documents: [Document]
+    private var firstDeclarations: [String: GraphQL.Location?] = [:]
+    private var enumDefinitions: [EnumTypeDefinition] = []
+    private var nonModelDefinitions: [ObjectTypeDefinition] = []
+    private var modelDefinitions: [ObjectTypeDefinition] = []
+    private var rootDefinitions: [ObjectTypeDefinition] = []
+    private var declaredDirectives: Set<String> = []
+
+    /// Root operation types: a schema may declare custom fields on them; they are not models.
+    private static let rootTypeNames: Set<String> = ["Query", "Mutation", "Subscription"]
+
+    init(documents: [Document]) {
+        self.documents = documents
+    }
+
+    mutating func parse() throws(SchemaError) -> AmplifySchema {
+        try collectDefinitions()
+        let enums = try buildEnums()
+        let catalog = TypeCatalog(
+            enums: Dictionary(uniqueKeysWithValues: enums.map { ($0.name, $0) }),
+            nonModelNames: Set(nonModelDefinitions.map(\.name.value)),
+            modelNames: Set(modelDefinitions.map(\.name.value)),
+            declaredDirectives: declaredDirectives
+        )
+        let nonModels = try buildNonModels(catalog: catalog)
+        for definition in rootDefinitions {
+            try checkRootType(definition)
+        }
+
+        var drafts: [ModelDraft] = []
+        for definition in modelDefinitions {
+            drafts.append(try ModelBuilder(definition: definition, catalog: catalog).build())
+        }
+        var resolver = RelationResolver(drafts: drafts)
+        try resolver.resolve()
+        drafts = resolver.drafts
+        var manyToMany = ManyToManyBuilder(drafts: drafts, catalog: catalog)
+        try manyToMany.build()
+        drafts = manyToMany.drafts
+        for index in drafts.indices {
+            drafts[index].addTimestamps()
+        }
+        try checkRootFields(drafts)
+        return AmplifySchema(models: drafts.map(\.model), enums: enums, nonModels: nonModels)
+    }
+
+    // MARK: - Collecting
+
+    private mutating func collectDefinitions() throws(SchemaError) {
+        for document in documents {
+            for definition in document.definitions {
+                try collect(definition)
+            }
+        }
+    }
+
+    private mutating func collect(_ definition: Definition) throws(SchemaError) {
+        switch definition {
+        case let object as ObjectTypeDefinition:
+            try declare(object.name)
+            let isModel = object.directives.contains { $0.name.value == "model" }
+            if Self.rootTypeNames.contains(object.name.value) {
+                if isModel {
+                    throw SchemaError(at: object.name.loc, "root type '\(object.name.value)' cannot be a @model")
+                }
+                rootDefinitions.append(object)
+            } else if isModel {
+                modelDefinitions.append(object)
+            } else {
+                nonModelDefinitions.append(object)
+            }
+        case let enumType as EnumTypeDefinition:
+            try declare(enumType.name)
+            enumDefinitions.append(enumType)
+        case let directive as DirectiveDefinition:
+            declaredDirectives.insert(directive.name.value)
+        case let scalar as ScalarTypeDefinition:
+            // Some schemas declare the AWS scalars themselves; they are built in here.
+            if ScalarType(rawValue: scalar.name.value) == nil {
+                try declare(scalar.name)
+            }
+        case let input as InputObjectTypeDefinition:
+            try declare(input.name)
+        case let interface as InterfaceTypeDefinition:
+            try declare(interface.name)
+        case let union as UnionTypeDefinition:
+            try declare(union.name)
+        case is OperationDefinition, is FragmentDefinition:
+            throw SchemaError(
+                at: definition.loc,
+                "a schema may only declare types; operations and fragments belong in client documents"
+            )
+        default:
+            // Schema definitions and type extensions only add custom root fields: nothing to model.
+            break
+        }
+    }
+
+    private mutating func declare(_ name: Name) throws(SchemaError) {
+        if let first = firstDeclarations[name.value] {
+            throw SchemaError(at: name.loc, "duplicate type '\(name.value)'\(Self.describe(first))")
+        }
+        if ScalarType(rawValue: name.value) != nil {
+            throw SchemaError(at: name.loc, "type '\(name.value)' redefines a built-in scalar")
+        }
+        firstDeclarations[name.value] = name.loc
+    }
+
+    /// ` (first declared at schema.graphql:3:6)`, or nothing when the place is unknown.
+    static func describe(_ location: GraphQL.Location?) -> String {
+        guard let location else { return "" }
+        let position = TextPosition(text: location.source.body, utf8Offset: location.start)
+        return " (first declared at \(location.source.name):\(position.line):\(position.column))"
+    }
+
+    // MARK: - Enums and non-model types
+
+    private func buildEnums() throws(SchemaError) -> [EnumType] {
+        var enums: [EnumType] = []
+        for definition in enumDefinitions {
+            try DirectiveCheck.check(definition.directives, allowed: [], place: "an enum", declared: declaredDirectives)
+            var values: [String] = []
+            for value in definition.values {
+                guard !values.contains(value.name.value) else {
+                    throw SchemaError(
+                        at: value.name.loc,
+                        "duplicate value '\(value.name.value)' in enum '\(definition.name.value)'"
+                    )
+                }
+                try DirectiveCheck.check(value.directives, allowed: [], place: "an enum value", declared: declaredDirectives)
+                values.append(value.name.value)
+            }
+            enums.append(EnumType(name: definition.name.value, values: values))
+        }
+        return enums
+    }
+
+    private func buildNonModels(catalog: TypeCatalog) throws(SchemaError) -> [NonModelType] {
+        var nonModels: [NonModelType] = []
+        for definition in nonModelDefinitions {
+            let typeName = definition.name.value
+            try DirectiveCheck.check(
+                definition.directives, allowed: [], place: "a non-model type", declared: declaredDirectives
+            )
+            var fields: [Field] = []
+            for node in definition.fields {
+                let path = "\(typeName).\(node.name.value)"
+                guard !fields.contains(where: { $0.name == node.name.value }) else {
+                    throw SchemaError(at: node.name.loc, "duplicate field '\(path)'")
+                }
+                try DirectiveCheck.check(
+                    node.directives, allowed: [], place: "a field of a non-model type", declared: declaredDirectives
+                )
+                let field = try catalog.field(node, path: path)
+                if case .model(let model) = field.type {
+                    throw SchemaError(
+                        at: node.type.loc,
+                        "non-model type field '\(path)' cannot hold @model type '\(model)'; use a relation on a model"
+                    )
+                }
+                fields.append(field)
+            }
+            nonModels.append(NonModelType(name: typeName, fields: fields))
+        }
+        return nonModels
+    }
+
+    /// Custom root fields are not served yet, but their directives are still checked so a typo
+    /// is reported the same way everywhere.
+    private func checkRootType(_ definition: ObjectTypeDefinition) throws(SchemaError) {
+        try DirectiveCheck.check(definition.directives, allowed: [], place: "a root type", declared: declaredDirectives)
+        for field in definition.fields {
+            try DirectiveCheck.check(
+                field.directives, allowed: [], place: "a custom \(definition.name.value) field",
+                declared: declaredDirectives
+            )
+        }
+    }
+
+    // MARK: - Whole-schema checks
+
+    /// Two models may not generate the same root field (an index `queryField` equal to another
+    /// model's `listX`, a renamed mutation equal to a default one): the AppSync schema would not
+    /// build.
+    ///
+    /// AppSync also needs a `Query` type, so some model must keep a query.
+    private func checkRootFields(_ drafts: [ModelDraft]) throws(SchemaError) {
+        var taken: Set<String> = []
+        for draft in drafts {
+            let operations = draft.model.operations
+            let fields: [(root: String, name: String?)] = [
+                ("Query", operations.get), ("Query", operations.list), ("Query", operations.sync),
+                ("Mutation", operations.create), ("Mutation", operations.update), ("Mutation", operations.delete),
+                ("Subscription", operations.onCreate), ("Subscription", operations.onUpdate),
+                ("Subscription", operations.onDelete),
+            ]
+            for case (let root, let name?) in fields where !taken.insert("\(root).\(name)").inserted {
+                throw SchemaError(at: draft.location, "\(root) field '\(name)' of model '\(draft.name)' is generated twice")
+            }
+        }
+        for draft in drafts {
+            for index in draft.model.indexes {
+                guard let queryField = index.queryField, !taken.insert("Query.\(queryField)").inserted else { continue }
+                throw SchemaError(
+                    at: draft.indexLocations[index.name] ?? draft.location,
+                    "queryField '\(queryField)' of index '\(index.name)' on '\(draft.name)' is already a query field"
+                )
+            }
+        }
+        guard taken.contains(where: { $0.hasPrefix("Query.") }) else {
+            throw SchemaError(
+                file: documents.first?.loc?.source.name ?? "<input>", line: 0, column: 0,
+                message: drafts.isEmpty
+                    ? "the schema declares no @model type"
+                    : "no model generates a query, and AppSync needs one; remove `queries: null` from a @model"
+            )
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A user's Amplify API: its schema and its conflict-handling settings, loaded from disk.
+///
+/// ```swift
+/// let project = try AmplifyProject.load(projectDirectory: "amplify/backend/api/blog")
+/// print(project.schema.models.map(\.name))          // ["Blog", "Post", ...]
+/// print(project.sync.handler(for: "Reaction"))      // .optimisticConcurrency
+/// ```
+public struct AmplifyProject: Sendable {
+    public var schema: AmplifySchema
+    public var sync: SyncConfiguration
+    /// The schema files read, in the order they were parsed.
+    public var schemaFiles: [String]
+
+    /// - Parameters:
+    ///   - schema: The parsed schema.
+    ///   - sync: The conflict handlers.
+    ///   - schemaFiles: The schema files the schema came from.
+    public init(schema: AmplifySchema, sync: SyncConfiguration = SyncConfiguration(), schemaFiles: [String]) {
+        self.schema = schema
+        self.sync = sync
+        self.schemaFiles = schemaFiles
+    }
+
+    /// Loads a single schema file, with Amplify's default conflict handling (Auto Merge).
+    ///
+    /// - Throws: ``SchemaError`` when the file cannot be read or the schema is invalid.
+    public static func load(schemaFile: String) throws(SchemaError) -> AmplifyProject {
+        let source = try read(schemaFile)
+        let schema = try AmplifySchema.parse([source])
+        return AmplifyProject(schema: schema, schemaFiles: [schemaFile])
+    }
+
+    /// Loads an Amplify Gen 1 API folder (`amplify/backend/api/<name>`): `schema.graphql`, or
+    /// every `schema/*.graphql` in name order, and the `ResolverConfig` of an optional
+    /// `transform.conf.json`.
+    ///
+    /// - Throws: ``SchemaError`` when no schema is found, a file cannot be read, the schema is
+    ///   invalid, or `transform.conf.json` is not valid JSON or names an unknown handler or model.
+    public static func load(projectDirectory: String) throws(SchemaError) -> AmplifyProject {
+        let directory = URL(fileURLWithPath: projectDirectory, isDirectory: true)
+        let files = try schemaFiles(in: directory, as: projectDirectory)
+        var sources: [SchemaSource] = []
+        for file in files {
+            sources.append(try read(file))
+        }
+        let schema = try AmplifySchema.parse(sources)
+        var sync = SyncConfiguration()
+        let configuration = directory.appendingPathComponent("transform.conf.json")
+        if FileManager.default.fileExists(atPath: configuration.path) {
+            let path = join(projectDirectory, "transform.conf.json")
+            guard let data = FileManager.default.contents(atPath: configuration.path) else {
+                throw SchemaError(file: path, line: 0, column: 0, message: "cannot read transform.conf.json")
+            }
+            sync = try TransformConfiguration.syncConfiguration(
+                from: data, file: path, models: Set(schema.models.map(\.name))
+            )
+        }
+        return AmplifyProject(schema: schema, sync: sync, schemaFiles: files)
+    }
+
+    // MARK: - Files
+
+    /// `schema.graphql`, else `schema/*.graphql` sorted by name; both at once is ambiguous.
+    private static func schemaFiles(in directory: URL, as given: String) throws(SchemaError) -> [String] {
+        let manager = FileManager.default
+        let single = directory.appendingPathComponent("schema.graphql")
+        let folder = directory.appendingPathComponent("schema", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        let hasFolder = manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let hasSingle = manager.fileExists(atPath: single.path)
+        if hasSingle, hasFolder {
+            throw SchemaError(
+                file: given, line: 0, column: 0,
+                message: "both schema.graphql and schema/ exist; Amplify reads one or the other, remove one"
+            )
+        }
+        if hasSingle {
+            return [join(given, "schema.graphql")]
+        }
+        guard hasFolder else {
+            throw SchemaError(file: given, line: 0, column: 0, message: "no schema.graphql or schema/ folder in the project")
+        }
+        let names: [String]
+        do {
+            names = try manager.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            throw SchemaError(file: join(given, "schema"), line: 0, column: 0, message: "cannot list the schema folder")
+        }
+        let files = names.filter { $0.hasSuffix(".graphql") }.sorted()
+        guard !files.isEmpty else {
+            throw SchemaError(file: join(given, "schema"), line: 0, column: 0, message: "the schema folder holds no .graphql file")
+        }
+        return files.map { join(join(given, "schema"), $0) }
+    }
+
+    private static func read(_ file: String) throws(SchemaError) -> SchemaSource {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw SchemaError(file: file, line: 0, column: 0, message: "cannot read the schema file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SchemaError(file: file, line: 0, column: 0, message: "the schema file is not UTF-8 text")
+        }
+        return SchemaSource(file: file, text: text)
+    }
+
+    /// Paths as the user gave them (`api/blog/schema.graphql`), so errors point where they look.
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}

@@ -1,0 +1,104 @@
+extension AmplifySchema {
+    /// The AppSync schema Amplify generates for this schema with conflict detection (DataStore)
+    /// on: model types with sync metadata, connections, filter/condition/mutation inputs, and
+    /// the `Query` (get, list, sync, index queries), `Mutation` and `Subscription` types.
+    ///
+    /// The text is deterministic and self-contained: it declares the AWS scalars and AppSync's
+    /// directives, so `GraphQL.buildSchema(source:)` builds it as is.
+    ///
+    /// ```swift
+    /// let schema = try AmplifySchema.parse(source: "type Post @model { id: ID! str: String }")
+    /// print(schema.appSyncSDL())   // type Post { id: ID! str: String createdAt: ... }
+    /// ```
+    public func appSyncSDL() -> String {
+        var printer = AppSyncPrinter(schema: self)
+        return printer.print()
+    }
+}
+
+/// Prints the AppSync schema section by section: declarations, object types, shared inputs,
+/// per-model inputs, then the root types with the inputs only they use.
+struct AppSyncPrinter {
+    let schema: AmplifySchema
+    var writer = SDLWriter()
+
+    /// The sync metadata every model type carries (`_lastChangedAt` holds epoch milliseconds).
+    static let metadataFields = ["_version: Int!", "_deleted: Boolean", "_lastChangedAt: AWSTimestamp!"]
+
+    /// AppSync's directives, declared so the text builds outside AppSync.
+    static let directiveDeclarations = [
+        "directive @aws_subscribe(mutations: [String]) on FIELD_DEFINITION",
+        "directive @aws_api_key on FIELD_DEFINITION | OBJECT",
+        "directive @aws_iam on FIELD_DEFINITION | OBJECT",
+        "directive @aws_cognito_user_pools(cognito_groups: [String]) on FIELD_DEFINITION | OBJECT",
+        "directive @aws_oidc on FIELD_DEFINITION | OBJECT",
+        "directive @aws_lambda on FIELD_DEFINITION | OBJECT",
+    ]
+
+    mutating func print() -> String {
+        writer.lines(ScalarType.allCases.filter(\.isAWSScalar).map { "scalar \($0.rawValue)" })
+        writer.lines(Self.directiveDeclarations)
+        for model in schema.models {
+            writer.block("type \(model.name)", modelTypeFields(model))
+        }
+        for enumType in schema.enums {
+            writer.block("enum \(enumType.name)", enumType.values)
+        }
+        for nonModel in schema.nonModels {
+            writer.block("type \(nonModel.name)", nonModel.fields.map {
+                "\($0.name): \($0.typeReference(named: $0.type.graphQLName, isRequired: $0.isRequired))"
+            })
+        }
+        for model in schema.models {
+            writer.block("type \(model.connectionTypeName)", [
+                "items: [\(model.name)]!", "nextToken: String", "startedAt: AWSTimestamp",
+            ])
+        }
+        printSharedInputs()
+        for model in schema.models {
+            printModelInputs(model)
+        }
+        for key in KeyShape.compositeKeys(in: schema) {
+            printCompositeKeyInputs(key)
+        }
+        for nonModel in schema.nonModels {
+            printNonModelInput(nonModel)
+        }
+        printQuery()
+        printMutation()
+        printSubscription()
+        return writer.text
+    }
+
+    // MARK: - Model types
+
+    private func modelTypeFields(_ model: Model) -> [String] {
+        model.fields.map { field in
+            guard let relation = field.relation else {
+                return "\(field.name): \(field.typeReference(named: field.type.graphQLName, isRequired: field.isRequired))"
+            }
+            return relationField(field, relation).text
+        } + Self.metadataFields
+    }
+
+    /// A connection field takes the list arguments (and a sort key condition when the lookup
+    /// key has sort fields left over); a single related item is a plain field.
+    private func relationField(_ field: Field, _ relation: Relation) -> SDLField {
+        guard relation.isConnection, let related = schema.model(named: relation.relatedModel) else {
+            return SDLField(name: field.name, type: typeReference(relation.relatedModel, isRequired: field.isRequired))
+        }
+        var arguments: [(name: String, type: String)] = []
+        let key = KeyShape(model: related, indexName: relation.indexName)
+        if let sortKey = key.sortKeyArgument(boundFields: relation.relatedFields.count) {
+            arguments.append(sortKey)
+        }
+        arguments += [
+            ("filter", related.filterInputTypeName), ("sortDirection", "ModelSortDirection"),
+            ("limit", "Int"), ("nextToken", "String"),
+        ]
+        return SDLField(
+            name: field.name, arguments: arguments,
+            type: typeReference(related.connectionTypeName, isRequired: field.isRequired)
+        )
+    }
+}

@@ -1,0 +1,110 @@
+/// The `Query`, `Mutation` and `Subscription` types, with the operations each model keeps.
+extension AppSyncPrinter {
+    mutating func printQuery() {
+        var fields: [SDLField] = []
+        for model in schema.models {
+            fields += queryFields(model)
+        }
+        if !fields.isEmpty {
+            writer.block("type Query", fields.map(\.text))
+        }
+    }
+
+    mutating func printMutation() {
+        var fields: [SDLField] = []
+        for model in schema.models {
+            let operations = [
+                (model.operations.create, model.createInputTypeName),
+                (model.operations.update, model.updateInputTypeName),
+                (model.operations.delete, model.deleteInputTypeName),
+            ]
+            for case (let name?, let input) in operations {
+                fields.append(SDLField(
+                    name: name, arguments: [("input", "\(input)!"), ("condition", model.conditionInputTypeName)],
+                    type: model.name
+                ))
+            }
+        }
+        if !fields.isEmpty {
+            writer.block("type Mutation", fields.map(\.text))
+        }
+    }
+
+    /// Subscription inputs are printed only with the `Subscription` type that uses them.
+    mutating func printSubscription() {
+        var fields: [SDLField] = []
+        var filtered: [Model] = []
+        for model in schema.models {
+            let operations = [
+                (model.operations.onCreate, model.operations.create),
+                (model.operations.onUpdate, model.operations.update),
+                (model.operations.onDelete, model.operations.delete),
+            ]
+            for case (let name?, let mutation?) in operations {
+                fields.append(SDLField(
+                    name: name, arguments: [("filter", model.subscriptionFilterInputTypeName)], type: model.name,
+                    directive: "@aws_subscribe(mutations: [\"\(mutation)\"])"
+                ))
+                if filtered.last?.name != model.name {
+                    filtered.append(model)
+                }
+            }
+        }
+        guard !fields.isEmpty else { return }
+        printSubscriptionScalarInputs()
+        for model in filtered {
+            printSubscriptionFilter(model)
+        }
+        writer.block("type Subscription", fields.map(\.text))
+    }
+
+    // MARK: - Queries
+
+    private func queryFields(_ model: Model) -> [SDLField] {
+        var fields: [SDLField] = []
+        let page: [(name: String, type: String)] = [("limit", "Int"), ("nextToken", "String")]
+        let filter = ("filter", model.filterInputTypeName)
+        if let get = model.operations.get {
+            fields.append(SDLField(name: get, arguments: keyArguments(model.primaryKey.fields, of: model), type: model.name))
+        }
+        if let list = model.operations.list {
+            fields.append(SDLField(name: list, arguments: listArguments(model), type: model.connectionTypeName))
+        }
+        if let sync = model.operations.sync {
+            fields.append(SDLField(
+                name: sync, arguments: [filter] + page + [("lastSync", "AWSTimestamp")], type: model.connectionTypeName
+            ))
+        }
+        for index in model.indexes {
+            guard let queryField = index.queryField else { continue }
+            let key = KeyShape(model: model, index: index)
+            var arguments = keyArguments([index.partitionField], of: model)
+            if let sortKey = key.sortKeyArgument(boundFields: 1) {
+                arguments.append(sortKey)
+            }
+            arguments += [("sortDirection", "ModelSortDirection"), filter] + page
+            fields.append(SDLField(name: queryField, arguments: arguments, type: model.connectionTypeName))
+        }
+        return fields
+    }
+
+    /// With the default `id` key the list query only pages and filters; with a custom primary
+    /// key it also takes the partition value, a sort key condition and a direction, as Amplify's.
+    private func listArguments(_ model: Model) -> [(name: String, type: String)] {
+        let trailing: [(name: String, type: String)] = [
+            ("filter", model.filterInputTypeName), ("limit", "Int"), ("nextToken", "String"),
+        ]
+        guard model.primaryKey != PrimaryKey() else { return trailing }
+        let partition = model.field(named: model.primaryKey.partitionField)
+        var arguments = [(model.primaryKey.partitionField, partition?.type.graphQLName ?? "ID")]
+        if let sortKey = KeyShape(model: model, index: nil).sortKeyArgument(boundFields: 1) {
+            arguments.append(sortKey)
+        }
+        return arguments + trailing + [("sortDirection", "ModelSortDirection")]
+    }
+
+    /// Required arguments for key fields: `getPost(id: ID!)`, `getReaction(postID: ID!, userID: ID!)`.
+    private func keyArguments(_ names: [String], of model: Model) -> [(name: String, type: String)] {
+        names.map { name in (name, "\(model.field(named: name)?.type.graphQLName ?? "ID")!") }
+    }
+}

@@ -1,0 +1,112 @@
+import DeltaSyncSchema
+import Foundation
+import Testing
+
+/// Loading schema files and `transform.conf.json` from an Amplify API folder.
+struct ProjectTests {
+    /// A fresh temporary folder holding `files` (relative path to contents).
+    private func folder(_ files: [String: String]) throws -> String {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("deltasync-schema-\(UUID().uuidString)", isDirectory: true)
+        for (path, contents) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root.path
+    }
+
+    private func loadError(_ directory: String) -> SchemaError? {
+        do {
+            _ = try AmplifyProject.load(projectDirectory: directory)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func blogProjectWithTransformConfiguration() throws {
+        let directory = try folder([
+            "schema.graphql": try Fixture.text("blog.graphql"),
+            "transform.conf.json": try Fixture.text("blog-transform.conf.json"),
+        ])
+        let project = try AmplifyProject.load(projectDirectory: directory)
+        #expect(project.schemaFiles == [directory + "/schema.graphql"])
+        #expect(project.schema.model(named: "Post") != nil)
+        #expect(project.sync == SyncConfiguration(projectHandler: .automerge, modelHandlers: ["Reaction": .optimisticConcurrency]))
+        #expect(project.sync.handler(for: "Post") == .automerge)
+        #expect(project.sync.handler(for: "Reaction") == .optimisticConcurrency)
+    }
+
+    @Test func schemaFolderIsReadInNameOrder() throws {
+        let directory = try folder([
+            "schema/b-post.graphql": "type Post @model { id: ID! status: Status }",
+            "schema/a-enums.graphql": "enum Status { OPEN }",
+            "schema/notes.txt": "not a schema",
+            "transform.conf.json": #"{"ResolverConfig": {"project": {"ConflictHandler": "OPTIMISTIC_CONCURRENCY", "ConflictDetection": "VERSION"}, "models": {"Post": {"ConflictHandler": "LAMBDA"}}}}"#,
+        ])
+        let project = try AmplifyProject.load(projectDirectory: directory)
+        #expect(project.schemaFiles == [directory + "/schema/a-enums.graphql", directory + "/schema/b-post.graphql"])
+        #expect(project.sync.projectHandler == .optimisticConcurrency)
+        #expect(project.sync.handler(for: "Post") == .lambda)
+    }
+
+    @Test func withoutTransformConfigurationAutomergeApplies() throws {
+        let directory = try folder(["schema.graphql": "type Post @model { id: ID! }"])
+        let project = try AmplifyProject.load(projectDirectory: directory)
+        #expect(project.sync == SyncConfiguration())
+        #expect(project.sync.handler(for: "Post") == .automerge)
+    }
+
+    @Test func singleSchemaFile() throws {
+        let directory = try folder(["blog.graphql": try Fixture.text("blog.graphql")])
+        let project = try AmplifyProject.load(schemaFile: directory + "/blog.graphql")
+        #expect(project.schemaFiles == [directory + "/blog.graphql"])
+        #expect(project.schema.models.count == 6)
+        #expect(project.sync == SyncConfiguration())
+    }
+
+    @Test func schemaErrorsNameTheFileInTheFolder() throws {
+        let directory = try folder(["schema/post.graphql": "type Post @model {\n  id: ID!\n  blog: Blgo\n}"])
+        let error = try #require(loadError(directory))
+        #expect(error.file == directory + "/schema/post.graphql")
+        #expect(error.line == 3 && error.column == 9)
+    }
+
+    @Test func badTransformConfiguration() throws {
+        let schema = "type Post @model { id: ID! }"
+        let badJSON = try #require(loadError(try folder(["schema.graphql": schema, "transform.conf.json": "{ nope"])))
+        #expect(badJSON.file.hasSuffix("transform.conf.json"))
+        #expect(badJSON.message.contains("not valid JSON"))
+
+        let unknownHandler = try #require(loadError(try folder([
+            "schema.graphql": schema,
+            "transform.conf.json": #"{"ResolverConfig": {"project": {"ConflictHandler": "LAST_WRITER_WINS"}}}"#,
+        ])))
+        #expect(unknownHandler.file.hasSuffix("transform.conf.json"))
+        #expect(unknownHandler.message.contains("LAST_WRITER_WINS"))
+
+        let unknownModel = try #require(loadError(try folder([
+            "schema.graphql": schema,
+            "transform.conf.json": #"{"ResolverConfig": {"models": {"Pots": {"ConflictHandler": "AUTOMERGE"}}}}"#,
+        ])))
+        #expect(unknownModel.message.contains("Pots"))
+
+        let noDetection = try #require(loadError(try folder([
+            "schema.graphql": schema,
+            "transform.conf.json": #"{"ResolverConfig": {"project": {"ConflictHandler": "AUTOMERGE", "ConflictDetection": "NONE"}}}"#,
+        ])))
+        #expect(noDetection.message.contains("VERSION"))
+    }
+
+    @Test func missingOrAmbiguousSchema() throws {
+        let empty = try #require(loadError(try folder([:])))
+        #expect(empty.message.contains("no schema.graphql"))
+        let both = try #require(loadError(try folder([
+            "schema.graphql": "type A @model { id: ID! }", "schema/b.graphql": "type B @model { id: ID! }",
+        ])))
+        #expect(both.message.contains("both"))
+        #expect(throws: SchemaError.self) { try AmplifyProject.load(schemaFile: "/nonexistent/schema.graphql") }
+    }
+}

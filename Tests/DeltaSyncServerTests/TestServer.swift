@@ -1,0 +1,91 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+
+/// The example blog schema, read from the repository so tests exercise what users run.
+enum ExampleSchema {
+    static var blogFile: String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/blog/schema.graphql").path
+    }
+
+    static func blogProject() throws -> AmplifyProject { try AmplifyProject.load(schemaFile: blogFile) }
+}
+
+/// A response as a test reads it: status, headers, and the JSON body.
+struct GraphQLReply {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let json: JSONValue
+
+    var data: JSONValue { json["data"] }
+    var errors: [JSONValue] { json["errors"].arrayValue ?? [] }
+    var firstError: JSONValue { errors.first ?? .null }
+}
+
+/// An in-process server (no sockets) on the example schema with an in-memory store.
+struct TestServer {
+    static let apiKey = "da2-testkey"
+    let server: DeltaSyncServer
+
+    init(storage: ServerConfiguration.Storage = .inMemory, project: AmplifyProject? = nil) throws {
+        var configuration = ServerConfiguration()
+        configuration.apiKey = Self.apiKey
+        configuration.storage = storage
+        configuration.port = 0
+        server = try DeltaSyncServer(project: try project ?? ExampleSchema.blogProject(), configuration: configuration)
+    }
+
+    /// Runs `body` with a client bound to the in-process application.
+    func withClient<T: Sendable>(_ body: @Sendable (Client) async throws -> T) async throws -> T {
+        try await server.application().test(.router) { client in try await body(Client(client: client)) }
+    }
+
+    struct Client: Sendable {
+        let client: any TestClientProtocol
+
+        /// Sends a GraphQL operation with the API key and decodes the JSON reply.
+        func graphQL(_ query: String, _ variables: JSONValue = [:], apiKey: String? = TestServer.apiKey) async throws
+            -> GraphQLReply
+        {
+            let body: JSONValue = ["query": .string(query), "variables": variables]
+            return try await post(body.jsonText, apiKey: apiKey)
+        }
+
+        /// POSTs raw body text to /graphql.
+        func post(_ body: String, apiKey: String? = TestServer.apiKey, headers extra: HTTPFields = [:]) async throws
+            -> GraphQLReply
+        {
+            var headers: HTTPFields = [.contentType: "application/json"]
+            if let apiKey { headers[HTTPField.Name("x-api-key")!] = apiKey }
+            headers.append(contentsOf: extra)
+            return try await client.execute(
+                uri: "/graphql", method: .post, headers: headers, body: ByteBuffer(string: body)
+            ) { response in
+                let text = String(buffer: response.body)
+                let json = text.isEmpty ? JSONValue.null : try JSONValue(parsing: text)
+                return GraphQLReply(status: response.status, headers: response.headers, json: json)
+            }
+        }
+
+        /// Runs a mutation or query expected to succeed and returns `data.<field>`.
+        func expectData(_ field: String, _ query: String, _ variables: JSONValue = [:]) async throws -> JSONValue {
+            let reply = try await graphQL(query, variables)
+            guard reply.errors.isEmpty else {
+                throw TestFailure("unexpected errors for \(field): \(reply.json.jsonText)")
+            }
+            return reply.data[field]
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,80 @@
+"""Starts the real `deltasync` binary for the third-party client tests."""
+
+import os
+import signal
+import socket
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("DELTASYNC_BIN", ROOT / ".build" / "debug" / "deltasync"))
+EXAMPLE_SCHEMA = ROOT / "Examples" / "blog" / "schema.graphql"
+API_KEY = "da2-e2etestkey000000000000000"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """A `deltasync serve` child process, ready once it printed its GraphQL URL."""
+
+    def __init__(self, db: Path, port: int):
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/graphql"
+        self.host = f"127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--schema", str(EXAMPLE_SCHEMA), "--port", str(port),
+             "--api-key", API_KEY, "--db", str(db)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        seen = []
+        # A server that never comes up is killed, which ends the read loop below.
+        watchdog = threading.Timer(60, self.process.kill)
+        watchdog.start()
+        try:
+            # The server prints its URL only after the socket is bound: wait for that line.
+            for line in self.process.stdout:
+                seen.append(line)
+                if "GraphQL:" in line:
+                    break
+            else:
+                raise RuntimeError("deltasync exited before serving:\n" + "".join(seen))
+        finally:
+            watchdog.cancel()
+
+    def kill9(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    started = []
+
+    def start(db: Path = tmp_path / "db.sqlite", port: int = 0):
+        server = ServerProcess(db, port or free_port())
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def server(server_factory):
+    return server_factory()

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the system packages DeltaSync needs (Debian/Ubuntu), only those missing.
+set -euo pipefail
+
+missing=()
+dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
+python3 -c "import venv, ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift suites, then Python gql (a real third-party AppSync client)
+# against the built `deltasync` binary. Installs what a fresh machine lacks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/bootstrap.sh
+
+echo "== swift build"
+swift build
+echo "== swift test"
+swift test
+
+echo "== python gql end-to-end"
+VENV=.build/venv
+if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import gql" 2>/dev/null; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "gql[aiohttp,websockets]==4.4.0" "pytest>=8"
+fi
+DELTASYNC_BIN="$(swift build --show-bin-path)/deltasync" "$VENV/bin/pytest" -q Tests/e2e
