@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A local AppSync-compatible backend for an Amplify schema.
 ///
@@ -97,14 +98,15 @@ public struct DeltaSyncServer: Sendable {
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
         })
-        let task = Task { try await app.run() }
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
-            task.cancel()
             _ = try await task.value
             throw CancellationError()
         }
-        return RunningServer(host: configuration.host, port: port, apiKey: apiKey, task: task)
+        return RunningServer(host: configuration.host, port: port, apiKey: apiKey, group: group, task: task)
     }
 
     static func generateAPIKey() -> String {
@@ -118,14 +120,15 @@ public struct RunningServer: Sendable {
     public let host: String
     public let port: Int
     public let apiKey: String
+    let group: ServiceGroup
     let task: Task<Void, any Error>
 
     /// `http://host:port/graphql`.
     public var graphQLURL: String { "http://\(host):\(port)/graphql" }
 
-    /// Stops accepting connections and waits for the server to finish.
+    /// Stops accepting connections, lets requests in flight finish, and waits for the server.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
 }

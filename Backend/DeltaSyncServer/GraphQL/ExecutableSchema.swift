@@ -15,6 +15,7 @@ struct ExecutableSchema: Sendable {
         sdl = schema.appSyncSDL()
         graphQL = try buildSchema(source: sdl)
         AWSScalars.install(in: graphQL)
+        try Self.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment, queries: queries)
         let mutations = MutationResolvers(environment: environment)
@@ -70,6 +71,17 @@ struct ExecutableSchema: Sendable {
         }
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
+    }
+
+    /// Input types built from SDL re-derive their fields from the AST on every access (the
+    /// library caches only output types), which dominated the cost of coercing a mutation's
+    /// variables. Their fields never change once built, so compute them once.
+    private static func freezeInputFields(_ schema: GraphQLSchema) throws {
+        for type in schema.typeMap.values {
+            guard let input = type as? GraphQLInputObjectType else { continue }
+            let fields = try input.fields()
+            input.fields = { fields }
+        }
     }
 
     /// Sets resolvers on a built type. The library allows this during setup, before execution.

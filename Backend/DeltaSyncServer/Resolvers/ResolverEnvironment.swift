@@ -15,12 +15,7 @@ struct ResolverEnvironment: Sendable {
     var nowMilliseconds: Int { Int((clock().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// Now as AWSDateTime with milliseconds, as `$util.time.nowISO8601()` prints it.
-    var nowISO8601: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: clock())
-    }
+    var nowISO8601: String { AWSDateTimeFormat.string(fromMilliseconds: nowMilliseconds) }
 
     func model(_ name: String) -> Model {
         guard let model = schema.model(named: name) else {
