@@ -61,6 +61,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Backend/DeltaSyncServer"
         ),
@@ -74,9 +75,14 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncCLI"
         ),
+        .target(
+            name: "BenchmarkSupport",
+            path: "Benchmarks/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "ServerCreateBenchmark",
             dependencies: [
+                "BenchmarkSupport",
                 "DeltaSyncServer",
                 "DeltaSyncStorage",
                 "DeltaSyncSchema",
@@ -84,6 +90,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/ServerCreateBenchmark"
+        ),
+        .executableTarget(
+            name: "SyncBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncServer",
+                "DeltaSyncStorage",
+                "DeltaSyncSchema",
+                "DeltaSyncCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SyncBenchmark"
         ),
         .testTarget(
             name: "DeltaSyncCoreTests",
@@ -98,7 +116,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DeltaSyncStorageTests",
-            dependencies: ["DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore"],
+            dependencies: [
+                "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/DeltaSyncStorageTests"
         ),
         .testTarget(

@@ -30,12 +30,34 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(
+        name: .customLong("delta-ttl"),
+        help: "How long changes stay in the delta log (e.g. 30m, 90s); older lastSync values get a base sync.")
+    var deltaTTL = DurationArgument(.seconds(30 * 60))
+
+    @Option(name: .customLong("tombstone-ttl"), help: "How long deleted items are kept as tombstones (e.g. 30d).")
+    var tombstoneTTL = DurationArgument(.seconds(30 * 24 * 3600))
+
+    @Option(
+        name: .customLong("conflict-handler"),
+        help: "automerge, optimistic or lambda: replaces the handlers of transform.conf.json for every model.")
+    var conflictHandler: ConflictHandlerChoice?
+
+    @Option(
+        name: .customLong("lambda-url"),
+        help: "URL that receives AppSync's Lambda conflict payload as a JSON POST and answers RESOLVE/REJECT/REMOVE.")
+    var lambdaURL: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
         if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
+        if deltaTTL.duration <= .zero { throw ValidationError("--delta-ttl must be longer than zero.") }
+        if let lambdaURL, !(lambdaURL.hasPrefix("http://") || lambdaURL.hasPrefix("https://")) {
+            throw ValidationError("--lambda-url must be an http:// or https:// URL.")
+        }
     }
 
     func run() async throws {
@@ -50,6 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.apiKey = apiKey
         configuration.storage = inMemory ? .inMemory : .file(database)
+        configuration.deltaTTL = deltaTTL.duration
+        configuration.tombstoneTTL = tombstoneTTL.duration
+        configuration.conflictHandler = conflictHandler?.kind
+        configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
         var logger = Logger(label: "deltasync")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let server = try DeltaSyncServer(project: project, configuration: configuration, logger: logger)
@@ -66,6 +92,19 @@ struct ServeCommand: AsyncParsableCommand {
                 """
             // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
             FileHandle.standardOutput.write(Data(banner.utf8))
+        }
+    }
+}
+
+/// `--conflict-handler` values, named as users say them.
+enum ConflictHandlerChoice: String, ExpressibleByArgument, CaseIterable {
+    case automerge, optimistic, lambda
+
+    var kind: ConflictHandlerKind {
+        switch self {
+        case .automerge: return .automerge
+        case .optimistic: return .optimisticConcurrency
+        case .lambda: return .lambda
         }
     }
 }

@@ -2,6 +2,7 @@ import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation
+import GraphQL
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -29,6 +30,8 @@ public struct DeltaSyncServer: Sendable {
     /// The key clients send as `x-api-key`: the configured one or a generated `da2-...` key.
     public let apiKey: String
     let executor: RequestExecutor
+    let store: any ItemStore
+    let expiry: ExpiryService
     let logger: Logger
 
     /// Opens the store and builds the AppSync schema.
@@ -45,9 +48,39 @@ public struct DeltaSyncServer: Sendable {
         case .file(let path): store = try SQLiteItemStore(location: .file(path), schema: project.schema)
         case .inMemory: store = try SQLiteItemStore(location: .inMemory, schema: project.schema)
         }
+        self.store = store
+        let sync = SyncSettings(
+            deltaTTLMilliseconds: configuration.deltaTTL.milliseconds,
+            tombstoneTTLSeconds: Int(configuration.tombstoneTTL.components.seconds),
+            handlers: project.sync,
+            handlerOverride: configuration.conflictHandler,
+            lambda: configuration.lambdaConflictHandler
+        )
         let environment = ResolverEnvironment(
-            schema: project.schema, store: store, tokens: .random(), clock: { Date() })
+            schema: project.schema, store: store, tokens: .random(), clock: configuration.clock, sync: sync,
+            logger: self.logger)
         executor = RequestExecutor(schema: try ExecutableSchema(schema: project.schema, environment: environment))
+        expiry = ExpiryService(
+            store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
+            clock: configuration.clock, logger: self.logger)
+    }
+
+    /// Executes one GraphQL request in-process, as `POST /graphql` would after authorization,
+    /// and returns the JSON response body.
+    ///
+    /// - Parameter explain: include `extensions.deltasync.plans` (as `x-deltasync-explain: 1`).
+    public func execute(_ request: GraphQLRequest, explain: Bool = false) async throws -> [UInt8] {
+        let result = await executor.execute(request, explain: explain)
+        return Array(try GraphQLJSONEncoder().encode(result))
+    }
+
+    /// The store the server reads and writes (for seeding fixtures and inspecting state).
+    public var itemStore: any ItemStore { store }
+
+    /// Purges expired delta log entries and tombstones now, as the background service does
+    /// every ``ServerConfiguration/purgeInterval``.
+    public func purgeExpired() async {
+        await expiry.purgeOnce()
     }
 
     /// The AppSync SDL the server executes.
@@ -73,14 +106,14 @@ public struct DeltaSyncServer: Sendable {
         router.get("health") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
-        GraphQLRoutes(
-            executor: executor,
-            authenticator: APIKeyAuthenticator(apiKey: apiKey),
-            maxBodyBytes: configuration.maxRequestBodyBytes
-        ).add(to: router)
+        let authenticator = APIKeyAuthenticator(apiKey: apiKey)
+        GraphQLRoutes(executor: executor, authenticator: authenticator, maxBodyBytes: configuration.maxRequestBodyBytes)
+            .add(to: router)
+        AdminRoutes(store: store, authenticator: authenticator).add(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
+            services: [expiry],
             onServerRunning: onServerRunning,
             logger: logger
         )

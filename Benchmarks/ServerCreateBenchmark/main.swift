@@ -3,6 +3,7 @@
 //
 //   swift run -c release ServerCreateBenchmark [creates] [connections]
 import AsyncHTTPClient
+import BenchmarkSupport
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncStorage
@@ -13,19 +14,11 @@ import NIOCore
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let creates = arguments.first ?? 20_000
 let connections = arguments.dropFirst().first ?? 16
-let schemaFile = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Examples/blog/schema.graphql").path
+let schemaFile = BenchmarkSupport.exampleSchemaFile
 let project = try AmplifyProject.load(schemaFile: schemaFile)
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-bench-\(UUID().uuidString)")
+let folder = BenchmarkSupport.scratchFolder("bench")
 defer { try? FileManager.default.removeItem(at: folder) }
 
-func seconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
 
 // MARK: - Baseline: raw single-row inserts, one transaction each, same table and settings
 
@@ -36,7 +29,7 @@ let insert = """
     INSERT INTO "Post" (id, blogID, title, status, rating, createdAt, updatedAt, __typename, _version, _lastChangedAt)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
-let baselineSeconds = try await seconds {
+let baselineSeconds = try await BenchmarkSupport.seconds {
     for n in 0..<creates {
         try await pool.write { db in
             try db.execute(
@@ -96,7 +89,7 @@ func createConcurrently(_ count: Int, offset: Int) async throws {
 }
 
 try await createConcurrently(min(1000, creates / 10), offset: -1_000_000)  // warm up connections and caches
-let serverSeconds = try await seconds { try await createConcurrently(creates, offset: 0) }
+let serverSeconds = try await BenchmarkSupport.seconds { try await createConcurrently(creates, offset: 0) }
 try await client.shutdown()
 await running.stop()
 

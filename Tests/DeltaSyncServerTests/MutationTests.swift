@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func updateWithStaleVersionIsRejectedWithServerItem() async throws {
-        try await TestServer().withClient { client in
+        try await TestServer(configure: { $0.conflictHandler = .optimisticConcurrency }).withClient { client in
             _ = try await client.expectData("createPost", Self.createPost, ["input": ["id": "p1", "blogID": "b1", "title": "A"]])
             _ = try await client.expectData("updatePost", Self.updatePost, ["input": ["id": "p1", "title": "B", "_version": 1]])
             let reply = try await client.graphQL(Self.updatePost, ["input": ["id": "p1", "title": "C", "_version": 1]])

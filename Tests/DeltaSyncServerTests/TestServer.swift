@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// The example blog schema, read from the repository so tests exercise what users run.
@@ -34,11 +35,15 @@ struct TestServer {
     static let apiKey = "da2-testkey"
     let server: DeltaSyncServer
 
-    init(storage: ServerConfiguration.Storage = .inMemory, project: AmplifyProject? = nil) throws {
+    init(
+        storage: ServerConfiguration.Storage = .inMemory, project: AmplifyProject? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = ServerConfiguration()
         configuration.apiKey = Self.apiKey
         configuration.storage = storage
         configuration.port = 0
+        configure(&configuration)
         server = try DeltaSyncServer(project: try project ?? ExampleSchema.blogProject(), configuration: configuration)
     }
 
@@ -56,6 +61,23 @@ struct TestServer {
         {
             let body: JSONValue = ["query": .string(query), "variables": variables]
             return try await post(body.jsonText, apiKey: apiKey)
+        }
+
+        /// Sends a GraphQL operation asking for the query plan (`x-deltasync-explain: 1`).
+        func explained(_ query: String, _ variables: JSONValue = [:]) async throws -> GraphQLReply {
+            let body: JSONValue = ["query": .string(query), "variables": variables]
+            return try await post(body.jsonText, headers: [HTTPField.Name("x-deltasync-explain")!: "1"])
+        }
+
+        /// GETs a path with the API key and decodes the JSON reply.
+        func get(_ uri: String) async throws -> GraphQLReply {
+            try await client.execute(
+                uri: uri, method: .get, headers: [HTTPField.Name("x-api-key")!: TestServer.apiKey]
+            ) { response in
+                GraphQLReply(
+                    status: response.status, headers: response.headers,
+                    json: try JSONValue(parsing: String(buffer: response.body)))
+            }
         }
 
         /// POSTs raw body text to /graphql.
@@ -88,4 +110,24 @@ struct TestServer {
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A clock tests move by hand, to cross the delta and tombstone TTLs without waiting.
+final class ManualClock: Sendable {
+    private let current: NIOLockedValueBox<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+        current = NIOLockedValueBox(start)
+    }
+
+    var now: Date { current.withLockedValue { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLockedValue { $0 += seconds }
+    }
+
+    /// Sets the clock to an exact epoch millisecond.
+    func set(milliseconds: Int) {
+        current.withLockedValue { $0 = Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    }
 }

@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("DELTASYNC_BIN", ROOT / ".build" / "debug" / "deltasync"))
-EXAMPLE_SCHEMA = ROOT / "Examples" / "blog" / "schema.graphql"
+EXAMPLE_PROJECT = ROOT / "Examples" / "blog"
+EXAMPLE_SCHEMA = EXAMPLE_PROJECT / "schema.graphql"
 API_KEY = "da2-e2etestkey000000000000000"
 
 
@@ -24,12 +25,12 @@ def free_port() -> int:
 class ServerProcess:
     """A `deltasync serve` child process, ready once it printed its GraphQL URL."""
 
-    def __init__(self, db: Path, port: int):
+    def __init__(self, db: Path, port: int, schema_args=None):
         self.port = port
         self.url = f"http://127.0.0.1:{port}/graphql"
         self.host = f"127.0.0.1:{port}"
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--schema", str(EXAMPLE_SCHEMA), "--port", str(port),
+            [str(BINARY), "serve", *(schema_args or ["--schema", str(EXAMPLE_SCHEMA)]), "--port", str(port),
              "--api-key", API_KEY, "--db", str(db)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
@@ -65,8 +66,8 @@ class ServerProcess:
 def server_factory(tmp_path):
     started = []
 
-    def start(db: Path = tmp_path / "db.sqlite", port: int = 0):
-        server = ServerProcess(db, port or free_port())
+    def start(db: Path = tmp_path / "db.sqlite", port: int = 0, schema_args=None):
+        server = ServerProcess(db, port or free_port(), schema_args)
         started.append(server)
         return server
 

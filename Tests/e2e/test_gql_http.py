@@ -9,7 +9,7 @@ from gql.transport.aiohttp import AIOHTTPTransport
 from gql.transport.appsync_auth import AppSyncApiKeyAuthentication
 from gql.transport.exceptions import TransportQueryError
 
-from conftest import API_KEY, BINARY, EXAMPLE_SCHEMA
+from conftest import API_KEY, BINARY, EXAMPLE_PROJECT, EXAMPLE_SCHEMA
 
 
 def client_for(server, api_key=API_KEY):
@@ -68,20 +68,53 @@ def test_create_query_update_with_gql(server):
     assert updated["_version"] == 2 and updated["title"] == "Edited"
 
 
-def test_conflict_error_reaches_gql_in_appsync_shape(server):
-    client = client_for(server)
+def test_conflict_handlers_from_transform_conf_reach_gql(server_factory):
+    # Examples/blog/transform.conf.json: Automerge for the project, optimistic for Reaction.
+    client = client_for(server_factory(schema_args=["--project", str(EXAMPLE_PROJECT)]))
+
     post = run(client, CREATE_POST, i={"blogID": "b", "title": "One"})["createPost"]
     run(client, UPDATE_POST, i={"id": post["id"], "title": "Two", "_version": 1})
+    merged = run(client, UPDATE_POST, i={"id": post["id"], "title": "Stale", "_version": 1})["updatePost"]
+    assert merged == {"id": post["id"], "title": "Two", "_version": 3}, "Automerge keeps the server's scalar"
+
+    update_reaction = """mutation($i: UpdateReactionInput!) {
+      updateReaction(input: $i) { postID userID emoji _version } }"""
+    run(client, "mutation { createReaction(input: {postID: \"p\", userID: \"u\", emoji: \"a\"}) { _version } }")
+    run(client, update_reaction, i={"postID": "p", "userID": "u", "emoji": "b", "_version": 1})
     with pytest.raises(TransportQueryError) as failure:
-        run(client, UPDATE_POST, i={"id": post["id"], "title": "Stale", "_version": 1})
+        run(client, update_reaction, i={"postID": "p", "userID": "u", "emoji": "stale", "_version": 1})
     error = failure.value.errors[0]
     assert error["errorType"] == "ConflictUnhandled"
-    assert error["data"]["title"] == "Two" and error["data"]["_version"] == 2
-    assert error["path"] == ["updatePost"]
+    assert error["data"]["emoji"] == "b" and error["data"]["_version"] == 2
+    assert error["data"]["__typename"] == "Reaction"
+    assert error["path"] == ["updateReaction"]
 
     with pytest.raises(TransportQueryError) as duplicate:
         run(client, CREATE_POST, i={"id": post["id"], "blogID": "b", "title": "Dup"})
     assert duplicate.value.errors[0]["errorType"] == "ConditionalCheckFailedException"
+
+
+def test_delta_sync_with_gql(server):
+    client = client_for(server)
+    sync = """query($last: AWSTimestamp, $t: String) { syncPosts(lastSync: $last, nextToken: $t, limit: 2) {
+        items { id title _version _deleted } nextToken startedAt } }"""
+    for n in range(3):
+        run(client, CREATE_POST, i={"id": f"p{n}", "blogID": "b", "title": f"t{n}"})
+    base, token, started = [], None, None
+    while True:
+        page = run(client, sync, last=0, t=token)["syncPosts"]
+        base += page["items"]
+        started = page["startedAt"]
+        token = page["nextToken"]
+        if not token:
+            break
+    assert sorted(p["id"] for p in base) == ["p0", "p1", "p2"]
+
+    run(client, UPDATE_POST, i={"id": "p1", "title": "changed", "_version": 1})
+    run(client, "mutation { deletePost(input: {id: \"p2\", _version: 1}) { id } }")
+    delta = run(client, sync, last=started)["syncPosts"]
+    assert [(p["id"], p["_deleted"]) for p in delta["items"]] == [("p1", None), ("p2", True)]
+    assert delta["startedAt"] > started
 
 
 def test_wrong_api_key_is_refused(server):

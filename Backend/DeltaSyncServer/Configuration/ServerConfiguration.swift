@@ -1,4 +1,7 @@
-/// How a ``DeltaSyncServer`` listens, authenticates and stores, with the defaults of
+import DeltaSyncSchema
+import Foundation
+
+/// How a ``DeltaSyncServer`` listens, authenticates, stores and syncs, with the defaults of
 /// `amplify mock` and AppSync where those exist.
 ///
 /// ```swift
@@ -6,6 +9,7 @@
 /// configuration.port = 0              // any free port, for tests
 /// configuration.storage = .inMemory
 /// configuration.apiKey = "da2-test"
+/// configuration.deltaTTL = .seconds(2) // exercise the delta window quickly
 /// ```
 public struct ServerConfiguration: Sendable {
     /// Where items are stored.
@@ -16,6 +20,8 @@ public struct ServerConfiguration: Sendable {
         case inMemory
     }
 
+    // MARK: - Listening
+
     /// The interface to listen on. `127.0.0.1` keeps a development server private; use
     /// `0.0.0.0` in a container.
     public var host: String = "127.0.0.1"
@@ -24,10 +30,32 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 20002
     /// The accepted `x-api-key`. `nil` generates a `da2-...` key at start.
     public var apiKey: String?
-    public var storage: Storage = .file(".deltasync/deltasync.sqlite")
-    /// Largest accepted request body. AppSync refuses requests over 1 MB... of query text;
-    /// bodies hold variables too, so allow more.
+    /// Largest accepted request body.
     public var maxRequestBodyBytes: Int = 5 * 1024 * 1024
+
+    // MARK: - Storage and sync
+
+    public var storage: Storage = .file(".deltasync/deltasync.sqlite")
+    /// How long changes stay in the delta log (AppSync's `DeltaSyncTableTTL`, Amplify default
+    /// 30 minutes). A sync whose `lastSync` is older reads the base table instead.
+    public var deltaTTL: Duration = .seconds(30 * 60)
+    /// How long tombstones stay (AppSync's `BaseTableTTL`, Amplify default 30 days).
+    public var tombstoneTTL: Duration = .seconds(30 * 24 * 3600)
+    /// How often expired deltas and tombstones are purged in the background.
+    public var purgeInterval: Duration = .seconds(60)
+
+    // MARK: - Conflicts
+
+    /// Replaces the project's conflict handlers (from `transform.conf.json`) for every model.
+    public var conflictHandler: ConflictHandlerKind?
+    /// The custom conflict handler models with `LAMBDA` call: a Swift closure (tests, embedding)
+    /// or ``LambdaConflictHandlers/http(url:timeout:)`` for a local wrapper of a Lambda function.
+    public var lambdaConflictHandler: LambdaConflictHandler?
+
+    // MARK: - Testing
+
+    /// The server's clock. Tests replace it to cross the delta TTL without waiting.
+    public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
 }

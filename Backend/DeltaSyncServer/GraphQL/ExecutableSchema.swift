@@ -18,7 +18,7 @@ struct ExecutableSchema: Sendable {
         try Self.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment, queries: queries)
-        let mutations = MutationResolvers(environment: environment)
+        let mutations = MutationResolvers(environment: environment, queries: queries)
 
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
@@ -31,7 +31,9 @@ struct ExecutableSchema: Sendable {
                 queryResolvers[name] = { _, args, _, _ in try await queries.list(model, args: args, queryName: name) }
             }
             if let name = ops.sync {
-                queryResolvers[name] = { _, args, _, _ in try await syncs.sync(model, args: args, queryName: name) }
+                queryResolvers[name] = { _, args, context, info in
+                    try await syncs.sync(model, args: args, info: info, plans: context as? QueryPlanLog)
+                }
             }
             for index in model.indexes {
                 guard let name = index.queryField else { continue }
@@ -40,13 +42,13 @@ struct ExecutableSchema: Sendable {
                 }
             }
             if let name = ops.create {
-                mutationResolvers[name] = { _, args, _, _ in try await mutations.create(model, args: args) }
+                mutationResolvers[name] = { _, args, _, info in try await mutations.create(model, args: args, info: info) }
             }
             if let name = ops.update {
-                mutationResolvers[name] = { _, args, _, _ in try await mutations.update(model, args: args) }
+                mutationResolvers[name] = { _, args, _, info in try await mutations.update(model, args: args, info: info) }
             }
             if let name = ops.delete {
-                mutationResolvers[name] = { _, args, _, _ in try await mutations.delete(model, args: args) }
+                mutationResolvers[name] = { _, args, _, info in try await mutations.delete(model, args: args, info: info) }
             }
             if let type = graphQL.getType(name: model.name) as? GraphQLObjectType {
                 var relationResolvers: [String: GraphQLFieldResolve] = [:]

@@ -11,7 +11,9 @@ struct RequestExecutor: Sendable {
     /// roughly halves the cost of a small mutation.
     let documents = ValidatedDocumentCache(capacity: 512)
 
-    func execute(_ request: GraphQLRequest) async -> Map {
+    /// - Parameter explain: record how sync queries read their items and return it in
+    ///   `extensions.deltasync.plans`.
+    func execute(_ request: GraphQLRequest, explain: Bool = false) async -> Map {
         let document: Document
         if let cached = documents[request.query] {
             document = cached
@@ -41,16 +43,22 @@ struct RequestExecutor: Sendable {
                         errorType: .unsupportedOperation)
                 ])
         }
+        let plans = QueryPlanLog(explain: explain)
         do {
             let result = try await GraphQL.execute(
                 schema: schema.graphQL,
                 documentAST: document,
                 rootValue: (),
-                context: (),
+                context: plans,
                 variableValues: request.variables.mapValues(\.map),
                 operationName: request.operationName
             )
-            return Self.body(data: result.data, errors: result.errors.map(Self.executionError))
+            var body = Self.body(data: result.data, errors: result.errors.map(Self.executionError))
+            if explain, case .dictionary(var fields) = body {
+                fields["extensions"] = .dictionary(["deltasync": .dictionary(["plans": .array(plans.recorded.map(\.map))])])
+                body = .dictionary(fields)
+            }
+            return body
         } catch let error as GraphQLError {
             return Self.body(data: nil, errors: [Self.executionError(error)])
         } catch {

@@ -22,7 +22,13 @@ struct GraphQLRoutes: Sendable {
         guard let body = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw HTTPErrorResponse.malformed("Unable to parse GraphQL query.")
         }
-        return try await respond(to: body)
+        return try await respond(to: body, explain: Self.wantsExplain(request.headers))
+    }
+
+    static let explainHeader = HTTPField.Name("x-deltasync-explain")!
+
+    private static func wantsExplain(_ headers: HTTPFields) -> Bool {
+        headers[explainHeader].map { $0 == "1" || $0.lowercased() == "true" } ?? false
     }
 
     private func get(_ request: Request) async throws -> Response {
@@ -32,17 +38,17 @@ struct GraphQLRoutes: Sendable {
         if let query = params["query"] { body["query"] = .string(String(query)) }
         if let variables = params["variables"] { body["variables"] = .string(String(variables)) }
         if let name = params["operationName"] { body["operationName"] = .string(String(name)) }
-        return try await respond(to: .object(body))
+        return try await respond(to: .object(body), explain: Self.wantsExplain(request.headers))
     }
 
-    private func respond(to body: JSONValue) async throws -> Response {
+    private func respond(to body: JSONValue, explain: Bool) async throws -> Response {
         let graphQLRequest: GraphQLRequest
         do {
             graphQLRequest = try GraphQLRequest(body: body)
         } catch {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
-        let result = await executor.execute(graphQLRequest)
+        let result = await executor.execute(graphQLRequest, explain: explain)
         let data = try GraphQLJSONEncoder().encode(result)
         return Response(
             status: .ok,

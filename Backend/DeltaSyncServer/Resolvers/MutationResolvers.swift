@@ -4,19 +4,20 @@ import DeltaSyncStorage
 import Foundation
 import GraphQL
 
-/// `create`, `update` and `delete` on a versioned data source: each runs as one serialised
-/// read-check-write transaction, so a version or condition is never checked against an item
-/// that another writer changes before the write lands.
+/// `create`, `update` and `delete` on a versioned data source. Each write is one serialised
+/// read-check-write transaction that also stamps the change time and appends the delta log
+/// entry, so a version or condition is never checked against an item another writer changes
+/// before the write lands, and a change is never visible without its delta.
 struct MutationResolvers: Sendable {
     let environment: ResolverEnvironment
-
-    /// AppSync keeps tombstones for the base table TTL (Amplify's default: 30 days).
-    static let tombstoneTTLSeconds = 30 * 24 * 3600
+    let queries: QueryResolvers
 
     /// Fields only the server writes; an input that sets them is a `BadRequest` (spec §4).
     static let serverOwnedFields: Set<String> = ["_lastChangedAt", "_deleted", "_ttl"]
+    /// How often a Lambda-resolved write is retried when the item changed meanwhile.
+    static let maxConflictAttempts = 5
 
-    func create(_ model: Model, args: Map) async throws -> ItemObject {
+    func create(_ model: Model, args: Map, info: GraphQLResolveInfo) async throws -> ItemObject {
         let input = try Self.input(args)
         let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
         var item: Item = [:]
@@ -30,70 +31,259 @@ struct MutationResolvers: Sendable {
         if model.primaryKey.partitionField == "id", item["id"] == nil {
             item["id"] = .string(UUID().uuidString.lowercased())
         }
-        let now = environment.nowISO8601
-        if let createdAt = model.timestamps.createdAt, item[createdAt] == nil { item[createdAt] = .string(now) }
-        if let updatedAt = model.timestamps.updatedAt, item[updatedAt] == nil {
-            item[updatedAt] = model.timestamps.createdAt.flatMap { item[$0] } ?? .string(now)
-        }
-        try Self.requireNonNullFields(model, item)
+        try Self.requireNonNullFields(model, item, ignoringTimestamps: true)
         item["__typename"] = .string(model.name)
         item["_version"] = 1
-        item["_lastChangedAt"] = .int(environment.nowMilliseconds)
         let key = try Self.key(model, from: item)
-        let stored = item
-        try await environment.store.write { tx in
+        let draft = item
+        let now = environment.nowMilliseconds
+        let created = try await environment.store.write { tx -> Item in
             // Create is a conditional put: `attribute_not_exists(key)` AND the user's condition.
             guard try tx.get(model, key: key) == nil, condition.matches([:]) else {
                 throw AppSyncError.conditionalCheckFailed()
             }
-            try tx.put(model, stored)
-        }
-        return ItemObject(item: item)
-    }
-
-    func update(_ model: Model, args: Map) async throws -> ItemObject {
-        let input = try Self.input(args)
-        let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
-        let key = try Self.key(model, from: input)
-        let stored = model.storedFields.map(\.name)
-        let now = environment.nowISO8601
-        let nowMilliseconds = environment.nowMilliseconds
-        let updated = try await environment.store.write { tx -> Item in
-            let existing = try Self.existing(tx, model, key, input: input, condition: condition)
-            var item = existing
-            for name in stored where !model.primaryKey.fields.contains(name) {
-                guard let value = input[name] else { continue }
-                item[name] = value.isNull ? nil : value
+            var item = draft
+            let changedAt = try tx.stampChange(now: now)
+            let stamp = JSONValue.string(AWSDateTimeFormat.string(fromMilliseconds: changedAt))
+            if let createdAt = model.timestamps.createdAt, item[createdAt] == nil { item[createdAt] = stamp }
+            if let updatedAt = model.timestamps.updatedAt, item[updatedAt] == nil {
+                item[updatedAt] = model.timestamps.createdAt.flatMap { item[$0] } ?? stamp
             }
-            if let updatedAt = model.timestamps.updatedAt, input[updatedAt] == nil || input[updatedAt] == .null {
-                item[updatedAt] = .string(now)
-            }
-            try Self.requireNonNullFields(model, item)
-            item["_version"] = .int((existing["_version"]?.intValue ?? 0) + 1)
-            item["_lastChangedAt"] = .int(nowMilliseconds)
+            item["_lastChangedAt"] = .int(changedAt)
             try tx.put(model, item)
+            try tx.appendDelta(model, item: item, changedAt: changedAt)
             return item
         }
-        return ItemObject(item: updated)
+        return ItemObject(item: created)
+    }
+
+    func update(_ model: Model, args: Map, info: GraphQLResolveInfo) async throws -> ItemObject {
+        try await change(model, args: args, info: info, isDelete: false)
     }
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
-    func delete(_ model: Model, args: Map) async throws -> ItemObject {
+    func delete(_ model: Model, args: Map, info: GraphQLResolveInfo) async throws -> ItemObject {
+        try await change(model, args: args, info: info, isDelete: true)
+    }
+
+    // MARK: - Update and delete
+
+    /// An item about to be committed, and whether `updatedAt` takes the change time.
+    private struct Change: Sendable {
+        var item: Item
+        var touchesUpdatedAt: Bool
+    }
+
+    /// What the write transaction decided.
+    private enum Step: Sendable {
+        case written(Item)
+        case merged(Item, existing: Item)
+        case rejected(existing: Item)
+        case askLambda(existing: Item)
+        /// The item changed between the Lambda's decision and its write: decide again.
+        case retry
+    }
+
+    private func change(_ model: Model, args: Map, info: GraphQLResolveInfo, isDelete: Bool) async throws -> ItemObject {
         let input = try Self.input(args)
         let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
         let key = try Self.key(model, from: input)
-        let nowMilliseconds = environment.nowMilliseconds
-        let deleted = try await environment.store.write { tx -> Item in
-            let existing = try Self.existing(tx, model, key, input: input, condition: condition)
-            var item = existing
-            item["_deleted"] = true
-            item["_version"] = .int((existing["_version"]?.intValue ?? 0) + 1)
-            item["_lastChangedAt"] = .int(nowMilliseconds)
-            item["_ttl"] = .int(nowMilliseconds / 1000 + Self.tombstoneTTLSeconds)
-            try tx.put(model, item)
-            return item
+        let handler = environment.sync.handler(for: model)
+        let sent = input["_version"]?.intValue ?? 0
+        let tombstoneTTL = environment.sync.tombstoneTTLSeconds
+
+        for _ in 0..<Self.maxConflictAttempts {
+            let now = environment.nowMilliseconds
+            let step = try await environment.store.write { tx -> Step in
+                guard let existing = try tx.get(model, key: key) else {
+                    // `attribute_exists(key)` fails on a missing item, exactly like a false condition.
+                    throw AppSyncError.conditionalCheckFailed()
+                }
+                if sent == existing["_version"]?.intValue {
+                    guard condition.matches(existing) else {
+                        throw AppSyncError.conditionalCheckFailed(data: .object(existing))
+                    }
+                    let next =
+                        isDelete
+                        ? Self.tombstone(existing) : try Self.applying(input, to: existing, model: model, merge: false)
+                    return .written(try Self.commit(next, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
+                }
+                switch handler {
+                case .optimisticConcurrency:
+                    return .rejected(existing: existing)
+                case .automerge:
+                    // Automerge never merges a delete: a stale delete is rejected.
+                    guard !isDelete else { return .rejected(existing: existing) }
+                    guard condition.matches(existing) else {
+                        throw AppSyncError.conditionalCheckFailed(data: .object(existing))
+                    }
+                    let merged = try Self.applying(input, to: existing, model: model, merge: true)
+                    return .merged(
+                        try Self.commit(merged, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL),
+                        existing: existing)
+                case .lambda:
+                    return .askLambda(existing: existing)
+                }
+            }
+            switch step {
+            case .written(let item):
+                return ItemObject(item: item)
+            case .merged(let item, let existing):
+                await record(model, key, info, sent, existing, handler, "merged", item["_version"]?.intValue)
+                return ItemObject(item: item)
+            case .rejected(let existing):
+                await record(model, key, info, sent, existing, handler, "rejected", nil)
+                throw AppSyncError(
+                    .conflictUnhandled, "Conflict resolver rejects mutation.",
+                    data: await ErrorItemShape(queries: queries).json(existing, model: model, info: info))
+            case .askLambda(let existing):
+                let decided = try await decideWithLambda(
+                    model, key: key, input: input, args: args, info: info, existing: existing, isDelete: isDelete)
+                if let item = decided { return ItemObject(item: item) }
+            case .retry:
+                continue
+            }
         }
-        return ItemObject(item: deleted)
+        throw AppSyncError(
+            .maxConflicts, "The item kept changing while its conflict was being resolved; retry the mutation.")
+    }
+
+    /// Calls the Lambda handler outside any transaction, then writes its decision only if the
+    /// item is still the one it decided on. `nil` means "changed meanwhile, decide again".
+    private func decideWithLambda(
+        _ model: Model, key: Item, input: Item, args: Map, info: GraphQLResolveInfo, existing: Item, isDelete: Bool
+    ) async throws -> Item? {
+        let sent = input["_version"]?.intValue ?? 0
+        guard let lambda = environment.sync.lambda else {
+            await record(model, key, info, sent, existing, .lambda, "error: no handler configured", nil)
+            throw AppSyncError(
+                .conflictError,
+                "\(model.name) uses the LAMBDA conflict handler, but none is configured: start the server with --lambda-url.")
+        }
+        let preview = isDelete ? existing : try Self.applying(input, to: existing, model: model, merge: false).item
+        let request = LambdaConflictRequest(
+            newItem: .object(preview), existingItem: .object(existing),
+            arguments: JSONValue(args),
+            resolver: [
+                "tableName": .string(model.name), "awsRegion": "local", "parentType": "Mutation",
+                "field": .string(info.fieldName),
+            ])
+        let decision: LambdaConflictResponse
+        do {
+            decision = try await lambda(request)
+        } catch {
+            let failure: AppSyncError
+            if let appSync = error as? AppSyncError, appSync.errorType == .conflictError {
+                failure = appSync
+            } else {
+                failure = AppSyncError(.conflictError, "The conflict handler failed: \(error).")
+            }
+            await record(model, key, info, sent, existing, .lambda, "error: \(failure.message)", nil)
+            throw failure
+        }
+        let next: Change
+        let outcome: String
+        switch (decision, isDelete) {
+        case (.reject, _):
+            await record(model, key, info, sent, existing, .lambda, "rejected", nil)
+            throw AppSyncError(
+                .conflictUnhandled, "Conflict resolver rejects mutation.",
+                data: await ErrorItemShape(queries: queries).json(existing, model: model, info: info))
+        case (.resolve(let resolved), false):
+            next = Self.resolved(resolved, over: existing, model: model)
+            outcome = "resolved"
+        case (.remove, true):
+            next = Self.tombstone(existing)
+            outcome = "removed"
+        case (.resolve, true), (.remove, false):
+            let answer = isDelete ? "RESOLVE" : "REMOVE"
+            let failure = AppSyncError(
+                .conflictError,
+                "The conflict handler answered \(answer), which does not apply to \(info.fieldName); answer \(isDelete ? "REMOVE" : "RESOLVE") or REJECT.")
+            await record(model, key, info, sent, existing, .lambda, "error: \(failure.message)", nil)
+            throw failure
+        }
+        try Self.requireNonNullFields(model, next.item, ignoringTimestamps: false)
+        let now = environment.nowMilliseconds
+        let tombstoneTTL = environment.sync.tombstoneTTLSeconds
+        let expectedVersion = existing["_version"]
+        let written = try await environment.store.write { tx -> Item? in
+            guard let current = try tx.get(model, key: key), current["_version"] == expectedVersion else { return nil }
+            return try Self.commit(next, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
+        }
+        if let written {
+            await record(model, key, info, sent, existing, .lambda, outcome, written["_version"]?.intValue)
+        }
+        return written
+    }
+
+    private func record(
+        _ model: Model, _ key: Item, _ info: GraphQLResolveInfo, _ sent: Int, _ existing: Item,
+        _ handler: ConflictHandlerKind, _ outcome: String, _ resultVersion: Int?
+    ) async {
+        let record = ConflictRecord(
+            model: model.name, key: key, mutation: info.fieldName, incomingVersion: sent,
+            storedVersion: existing["_version"]?.intValue ?? 0, handler: handler.rawValue, outcome: outcome,
+            resultVersion: resultVersion, at: environment.nowMilliseconds)
+        // The log is for debugging: failing to write it must not fail the client's mutation.
+        _ = try? await environment.store.write { tx in try tx.recordConflict(record) }
+    }
+
+    // MARK: - Item changes
+
+    /// Bumps the version, stamps the change time, writes the item and its delta.
+    private static func commit(
+        _ change: Change, model: Model, tx: any ItemWriteTransaction, now: Int, tombstoneTTL: Int
+    ) throws -> Item {
+        var item = change.item
+        let changedAt = try tx.stampChange(now: now)
+        item["_version"] = .int((item["_version"]?.intValue ?? 0) + 1)
+        item["_lastChangedAt"] = .int(changedAt)
+        if item["_deleted"] == true {
+            item["_ttl"] = .int(changedAt / 1000 + tombstoneTTL)
+        } else if let updatedAt = model.timestamps.updatedAt, change.touchesUpdatedAt {
+            item[updatedAt] = .string(AWSDateTimeFormat.string(fromMilliseconds: changedAt))
+        }
+        try tx.put(model, item)
+        try tx.appendDelta(model, item: item, changedAt: changedAt)
+        return item
+    }
+
+    /// The stored item with the input's fields set (explicit nulls remove), or merged by
+    /// Automerge's rules. Keys and `_version` never change this way.
+    private static func applying(_ input: Item, to existing: Item, model: Model, merge: Bool) throws -> Change {
+        let ignored = Set(model.primaryKey.fields).union(["_version", "__typename"])
+        let storedNames = Set(model.storedFields.map(\.name))
+        let changes = input.filter { storedNames.contains($0.key) && !ignored.contains($0.key) }
+        var item: Item
+        if merge {
+            item = Automerge.merge(existing: existing, incoming: changes, ignoring: ignored)
+        } else {
+            item = existing
+            for (name, value) in changes { item[name] = value.isNull ? nil : value }
+        }
+        // A merge keeps the server's scalars, but the item did change now.
+        let touches = merge || model.timestamps.updatedAt.map { (input[$0] ?? .null).isNull } == true
+        try requireNonNullFields(model, item, ignoringTimestamps: false)
+        return Change(item: item, touchesUpdatedAt: touches)
+    }
+
+    /// A Lambda's RESOLVE item replaces the stored fields; keys and metadata stay the server's.
+    private static func resolved(_ resolved: Item, over existing: Item, model: Model) -> Change {
+        var item: Item = [:]
+        for field in model.storedFields { item[field.name] = resolved[field.name] }
+        for name in model.primaryKey.fields + ["__typename", "_version", "_deleted", "_lastChangedAt", "_ttl"] {
+            item[name] = existing[name]
+        }
+        if let createdAt = model.timestamps.createdAt { item[createdAt] = existing[createdAt] }
+        let touches = model.timestamps.updatedAt.map { (item[$0] ?? .null).isNull } == true
+        return Change(item: item.filter { !$0.value.isNull }, touchesUpdatedAt: touches)
+    }
+
+    private static func tombstone(_ existing: Item) -> Change {
+        var item = existing
+        item["_deleted"] = true
+        return Change(item: item, touchesUpdatedAt: false)
     }
 
     // MARK: - Checks
@@ -119,30 +309,12 @@ struct MutationResolvers: Sendable {
         return key
     }
 
-    /// The stored item an update or delete applies to, after the checks AppSync runs in order:
-    /// the key exists, the version matches, then the user's condition holds.
-    private static func existing(
-        _ tx: any ItemWriteTransaction, _ model: Model, _ key: Item, input: Item, condition: QueryPredicate
-    ) throws -> Item {
-        guard let existing = try tx.get(model, key: key) else {
-            // `attribute_exists(key)` fails on a missing item, exactly like a false condition.
-            throw AppSyncError.conditionalCheckFailed()
-        }
-        try checkVersion(input, against: existing)
-        guard condition.matches(existing) else { throw AppSyncError.conditionalCheckFailed(data: .object(existing)) }
-        return existing
-    }
-
-    /// Versioned data sources compare the client's `_version` (missing = 0) with the stored one.
-    private static func checkVersion(_ input: Item, against existing: Item) throws(AppSyncError) {
-        let sent = input["_version"]?.intValue ?? 0
-        guard sent == existing["_version"]?.intValue else {
-            throw AppSyncError(.conflictUnhandled, "Conflict resolver rejects mutation.", data: .object(existing))
-        }
-    }
-
-    private static func requireNonNullFields(_ model: Model, _ item: Item) throws(AppSyncError) {
+    private static func requireNonNullFields(_ model: Model, _ item: Item, ignoringTimestamps: Bool) throws(AppSyncError) {
+        let timestamps = [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap { $0 }
         for field in model.storedFields where field.isRequired && (item[field.name] ?? .null).isNull {
+            if timestamps.contains(field.name) && (ignoringTimestamps || field.name == model.timestamps.updatedAt) {
+                continue
+            }
             throw AppSyncError(
                 .validation, "The field '\(field.name)' of \(model.name) is non-nullable and cannot be null or missing.")
         }

@@ -27,6 +27,17 @@ struct PageTokenCodec: Sendable {
         var cursor: [JSONValue]
         /// The sync's fixed `startedAt` (sync queries only).
         var startedAt: Int?
+        /// `delta` when a sync pages through the delta log (with its `lastSync` in `since`).
+        var source: String?
+        var since: Int?
+
+        init(query: String, cursor: [JSONValue], startedAt: Int? = nil, source: String? = nil, since: Int? = nil) {
+            self.query = query
+            self.cursor = cursor
+            self.startedAt = startedAt
+            self.source = source
+            self.since = since
+        }
     }
 
     func encode(_ payload: Payload) -> String {

@@ -3,19 +3,22 @@ import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation
 import GraphQL
+import Logging
 
-/// What every resolver reads: the schema, the store, the token codec and the clock.
+/// What every resolver reads: the schema, the store, the token codec, the clock and the sync
+/// settings.
 struct ResolverEnvironment: Sendable {
     let schema: AmplifySchema
     let store: any ItemStore
     let tokens: PageTokenCodec
     let clock: @Sendable () -> Date
+    let sync: SyncSettings
+    let logger: Logger
 
     /// Now in epoch milliseconds, the unit of `_lastChangedAt` and `startedAt`.
-    var nowMilliseconds: Int { Int((clock().timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    /// Now as AWSDateTime with milliseconds, as `$util.time.nowISO8601()` prints it.
-    var nowISO8601: String { AWSDateTimeFormat.string(fromMilliseconds: nowMilliseconds) }
+    /// Rounded, not truncated: `Date` holds seconds as a double, and truncating turns
+    /// 1_700_000_030.001 s into ...030_000 ms.
+    var nowMilliseconds: Int { Int((clock().timeIntervalSince1970 * 1000).rounded()) }
 
     func model(_ name: String) -> Model {
         guard let model = schema.model(named: name) else {
@@ -25,10 +28,30 @@ struct ResolverEnvironment: Sendable {
     }
 }
 
+/// The versioned data source's settings, resolved from the project and the server flags.
+struct SyncSettings: Sendable {
+    var deltaTTLMilliseconds: Int
+    var tombstoneTTLSeconds: Int
+    var handlers: SyncConfiguration
+    /// Replaces every model's handler when set (`--conflict-handler`).
+    var handlerOverride: ConflictHandlerKind?
+    var lambda: LambdaConflictHandler?
+
+    func handler(for model: Model) -> ConflictHandlerKind {
+        handlerOverride ?? handlers.handler(for: model.name)
+    }
+}
+
 /// A stored item as the GraphQL executor sees it: fields resolve lazily from the item, and
 /// relation resolvers get at the raw item.
 struct ItemObject: KeySubscriptable, Sendable {
     let item: Item
 
     subscript(key: String) -> (any Sendable)? { item[key]?.resolvable }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+    }
 }

@@ -3,8 +3,10 @@ import DeltaSyncSchema
 import DeltaSyncStorage
 import GraphQL
 
-/// `syncXs(filter, limit, nextToken, lastSync)`: pages of the base table, tombstones included,
-/// with a `startedAt` fixed for the whole pagination.
+/// `syncXs(filter, limit, nextToken, lastSync)` as AppSync's Sync operation on a versioned data
+/// source: a base read (tombstones included) when `lastSync` is absent, 0 or older than the
+/// delta TTL, otherwise the changes after `lastSync` from the delta log; `startedAt` fixed for
+/// the whole pagination.
 struct SyncResolvers: Sendable {
     let environment: ResolverEnvironment
     let queries: QueryResolvers
@@ -13,29 +15,85 @@ struct SyncResolvers: Sendable {
     static let defaultLimit = 100
     static let maxLimit = 1000
 
-    func sync(_ model: Model, args: Map, queryName: String) async throws -> [String: any Sendable] {
+    func sync(_ model: Model, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?) async throws
+        -> [String: any Sendable]
+    {
+        let queryName = info.fieldName
         let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: Self.maxLimit)
         let token = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName)
         }
-        // Stamped before the first page is read, so a change committed while paging has a
-        // later `_lastChangedAt` than the `startedAt` the client sends back as `lastSync`.
-        let startedAt = token?.startedAt ?? environment.nowMilliseconds
-        let query = ItemQuery(
-            access: .scan,
-            filter: try QueryPredicate(filter: args.argument("filter") ?? .null),
-            limit: limit,
-            after: token?.cursor
-        )
-        let page = try await environment.store.read { tx in try tx.query(model, query) }
+        let filterInput = args.argument("filter") ?? .null
+        let filter = try QueryPredicate(filter: filterInput)
+        let lastSync = args.argument("lastSync")?.intValue
+        let now = environment.nowMilliseconds
+        let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now)
+
+        // Stamped on the change clock, serialised with writes: every change that commits after
+        // this point gets a later `_lastChangedAt`, so `startedAt` is safe as the next `lastSync`.
+        let startedAt: Int
+        if let fixed = token?.startedAt {
+            startedAt = fixed
+        } else {
+            startedAt = try await environment.store.write { tx in try tx.stampChange(now: now) }
+        }
+
+        let page: ItemPage
+        var plan: [String: JSONValue] = ["path": .array(info.path.elements.map(Self.pathElement))]
+        if useDelta {
+            let since = token?.since ?? lastSync ?? 0
+            let query = DeltaQuery(since: since, filter: filter, limit: limit, after: token?.cursor)
+            page = try await environment.store.read { tx in try tx.deltas(model, query) }
+            plan["source"] = "delta"
+            plan["access"] = "query"
+            plan["index"] = "changedAt"
+        } else {
+            let access = SelectiveSyncPlan.access(for: model, filter: filterInput)
+            let query = ItemQuery(access: access, filter: filter, limit: limit, after: token?.cursor)
+            page = try await environment.store.read { tx in try tx.query(model, query) }
+            plan["source"] = "base"
+            switch access {
+            case .scan:
+                plan["access"] = "scan"
+                plan["index"] = nil
+            case .index(let name, _, _):
+                plan["access"] = "query"
+                plan["index"] = .string(name ?? "primary")
+            }
+        }
+        plan["scanned"] = .int(page.scanned)
+        plans?.record(.object(plan))
+        environment.logger.debug(
+            "sync plan",
+            metadata: [
+                "field": "\(queryName)", "source": "\(plan["source"]?.stringValue ?? "")",
+                "access": "\(plan["access"]?.stringValue ?? "")", "index": "\(plan["index"]?.stringValue ?? "-")",
+                "scanned": "\(page.scanned)",
+            ])
+
         var connection: [String: any Sendable] = [
             "items": page.items.map { ItemObject(item: $0) as ItemObject? },
             "startedAt": startedAt,
         ]
         if let last = page.lastEvaluated {
             connection["nextToken"] = environment.tokens.encode(
-                .init(query: queryName, cursor: last, startedAt: startedAt))
+                .init(
+                    query: queryName, cursor: last, startedAt: startedAt,
+                    source: useDelta ? "delta" : "base", since: useDelta ? (token?.since ?? lastSync ?? 0) : nil))
         }
         return connection
+    }
+
+    /// Amplify's rule: `lastSync` present, non-zero, and no older than now minus the delta TTL.
+    func isInDeltaWindow(_ lastSync: Int?, now: Int) -> Bool {
+        guard let lastSync, lastSync != 0 else { return false }
+        return now - environment.sync.deltaTTLMilliseconds <= lastSync
+    }
+
+    private static func pathElement(_ element: IndexPathValue) -> JSONValue {
+        switch element {
+        case .index(let i): return .int(i)
+        case .key(let k): return .string(k)
+        }
     }
 }

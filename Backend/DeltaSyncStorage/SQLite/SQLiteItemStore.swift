@@ -21,6 +21,11 @@ import GRDB
 ///
 /// Writes are serialised; reads of a file database run concurrently with them and with each
 /// other, each on one snapshot.
+///
+/// The same database holds the sync log (``SyncLogWriter``, ``SyncLogReader``): the change
+/// clock, the delta log indexed by model and change time, and the latest 10,000 conflict
+/// records; ``purgeExpired(deltasBefore:tombstonesExpiredBy:)`` removes old deltas and
+/// tombstones.
 public final class SQLiteItemStore: ItemStore {
     /// Where the database lives.
     public enum Location: Sendable, Equatable {
@@ -111,6 +116,46 @@ public final class SQLiteItemStore: ItemStore {
         let catalog = self.catalog
         return try await writer.write { db in
             try body(SQLiteTransaction(db: db, catalog: catalog))
+        }
+    }
+
+    // MARK: - Expiry
+
+    /// Deletes deltas changed before `deltasBefore` (epoch ms) and tombstones whose `_ttl` is at
+    /// or before `tombstonesExpiredBy` (epoch seconds), in write transactions of at most 500
+    /// rows each, so mutations run between them. Live items and unexpired tombstones stay.
+    ///
+    /// ```swift
+    /// let now = Date().timeIntervalSince1970
+    /// let purged = try await store.purgeExpired(
+    ///     deltasBefore: Int(now * 1000) - 30 * 60_000, tombstonesExpiredBy: Int(now))
+    /// ```
+    public func purgeExpired(deltasBefore: Int, tombstonesExpiredBy: Int) async throws -> PurgeResult {
+        var result = PurgeResult(deltas: 0, tombstones: 0)
+        // Deltas of every model in the log, including models the schema no longer has.
+        var model = ""
+        while let next = try await writer.read({ [model] db in try ExpiryPurge.deltaModel(after: model, db) }) {
+            result.deltas += try await purgeInBatches { db in
+                try ExpiryPurge.deleteDeltas(of: next, before: deltasBefore, db)
+            }
+            model = next
+        }
+        for table in catalog.tables.values.sorted(by: { $0.name < $1.name }) {
+            result.tombstones += try await purgeInBatches { db in
+                try ExpiryPurge.deleteTombstones(of: table, expiredBy: tombstonesExpiredBy, db)
+            }
+        }
+        return result
+    }
+
+    /// Runs `batch` in one write transaction after another until it deletes less than a full
+    /// batch; returns the total deleted.
+    private func purgeInBatches(_ batch: @escaping @Sendable (Database) throws -> Int) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try await writer.write(batch)
+            total += deleted
+            if deleted < ExpiryPurge.batchSize { return total }
         }
     }
 }

@@ -95,7 +95,7 @@ struct TableCatalog: Sendable {
     ///   names that differ only in case (SQLite names are case-insensitive), or a bad key.
     init(_ schema: AmplifySchema) throws {
         var tables: [String: ModelTable] = [:]
-        var seen: Set<String> = ["deltasync_meta", "deltasync_rebuild"]
+        var seen = Set(["deltasync_meta", "deltasync_rebuild"] + SyncLogTables.names)
         for model in schema.models {
             guard seen.insert(model.name.lowercased()).inserted, !model.name.lowercased().hasPrefix("sqlite_") else {
                 throw AppSyncError(.internalFailure, "Model name '\(model.name)' clashes with another table in SQLite, whose names ignore case. Rename the model.")

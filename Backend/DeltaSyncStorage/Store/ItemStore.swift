@@ -23,10 +23,15 @@ public protocol ItemStore: Sendable {
     /// Runs `body` in a write transaction, serialised with every other write. Everything
     /// `body` wrote is durable when this returns; if `body` throws, nothing it wrote remains.
     func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T
+
+    /// Removes delta log entries changed before `deltasBefore` (epoch ms) and tombstones whose
+    /// `_ttl` is at or before `tombstonesExpiredBy` (epoch seconds). Works in small batches so
+    /// that mutations are never blocked for long.
+    func purgeExpired(deltasBefore: Int, tombstonesExpiredBy: Int) async throws -> PurgeResult
 }
 
 /// Reading inside a transaction.
-public protocol ItemReadTransaction {
+public protocol ItemReadTransaction: SyncLogReader {
     /// The item with these primary key values (`["id": "1"]`, or every key field of a
     /// composite key), or `nil`.
     func get(_ model: Model, key: Item) throws -> Item?
@@ -36,7 +41,7 @@ public protocol ItemReadTransaction {
 }
 
 /// Writing inside a transaction.
-public protocol ItemWriteTransaction: ItemReadTransaction {
+public protocol ItemWriteTransaction: ItemReadTransaction, SyncLogWriter {
     /// Inserts or replaces the whole item (keyed by its primary key fields).
     func put(_ model: Model, _ item: Item) throws
 

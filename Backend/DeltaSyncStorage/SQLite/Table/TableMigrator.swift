@@ -6,9 +6,13 @@ import GRDB
 /// Creates missing tables, columns and indexes. A table whose primary key or column types
 /// changed is copied into a new table of the new shape (SQLite cannot alter either in place);
 /// columns of removed fields are kept, so no stored value is ever dropped.
+///
+/// Format versions: 1 holds the model tables; 2 adds the sync log (``SyncLogTables``) and the
+/// tombstone indexes. Older files gain what they lack and are then marked with this version.
 struct TableMigrator {
-    /// The layout version this code writes; a newer file is refused rather than misread.
-    static let formatVersion = 1
+    /// The layout version this code writes; a newer file is refused rather than misread (an
+    /// older DeltaSync would write items without logging their changes).
+    static let formatVersion = 2
 
     let tables: [ModelTable]
 
@@ -17,7 +21,10 @@ struct TableMigrator {
         for table in tables {
             try migrate(table, db)
             try migrateIndexes(table, db)
+            // After `migrate`: a rebuilt table lost its indexes with the old table.
+            try SyncLogTables.migrateTombstoneIndex(table, db)
         }
+        try SyncLogTables.migrate(db, tables: tables)
     }
 
     // MARK: - Format version

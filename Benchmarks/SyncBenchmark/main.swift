@@ -1,0 +1,149 @@
+// Sync query benchmarks (issue #3), each beside a same-run baseline:
+//   1. base sync of 100,000 items in pages of 1,000, against raw SQLite reads of the same rows;
+//   2. a delta sync of 10 changes on a 1,000,000-item table against the same on 1,000 items;
+//   3. selective sync by index on 1,000,000 items against the same filter forced to scan.
+//
+//   swift run -c release SyncBenchmark [items-for-base-sync] [items-for-large-table]
+import BenchmarkSupport
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncServer
+import DeltaSyncStorage
+import Foundation
+import GRDB
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let baseItems = arguments.first ?? 100_000
+let largeItems = arguments.dropFirst().first ?? 1_000_000
+let schemaFile = BenchmarkSupport.exampleSchemaFile
+let project = try AmplifyProject.load(schemaFile: schemaFile)
+let post = project.schema.model(named: "Post")!
+let folder = BenchmarkSupport.scratchFolder("syncbench")
+defer { try? FileManager.default.removeItem(at: folder) }
+
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// A server on a fresh file with `count` posts spread over `count / 100` blogs, seeded straight
+/// into the store (as if written long ago: no delta log entries).
+func seededServer(_ name: String, count: Int) async throws -> (DeltaSyncServer, String) {
+    var configuration = ServerConfiguration()
+    let path = folder.appendingPathComponent("\(name).sqlite").path
+    configuration.storage = .file(path)
+    configuration.apiKey = "da2-bench"
+    let server = try DeltaSyncServer(project: project, configuration: configuration)
+    let batch = 10_000
+    for start in stride(from: 0, to: count, by: batch) {
+        try await server.itemStore.write { tx in
+            for n in start..<min(start + batch, count) {
+                try tx.put(post, [
+                    "id": .string(String(format: "p%07d", n)), "blogID": .string("b\(n % max(1, count / 100))"),
+                    "title": .string("Post \(n)"), "status": "PUBLISHED", "rating": .int(n % 5),
+                    "publishedAt": .string("2024-01-01T00:00:00.000Z"), "createdAt": "2024-01-01T00:00:00.000Z",
+                    "updatedAt": "2024-01-01T00:00:00.000Z", "__typename": "Post", "_version": 1,
+                    "_lastChangedAt": .int(1_700_000_000_000),
+                ])
+            }
+        }
+    }
+    return (server, path)
+}
+
+let syncQuery = """
+    query($t: String, $f: ModelPostFilterInput, $l: AWSTimestamp) {
+      syncPosts(limit: 1000, nextToken: $t, filter: $f, lastSync: $l) {
+        items { id blogID title status rating publishedAt createdAt updatedAt _version _deleted _lastChangedAt }
+        nextToken startedAt
+      }
+    }
+    """
+
+/// Pages a sync to the end; returns the item count and the last page's startedAt.
+func syncAll(_ server: DeltaSyncServer, filter: JSONValue = nil, lastSync: JSONValue = nil) async throws -> (Int, Int) {
+    var token: JSONValue = nil
+    var count = 0
+    var startedAt = 0
+    repeat {
+        let body = try await server.execute(
+            GraphQLRequest(query: syncQuery, variables: ["t": token, "f": filter, "l": lastSync]))
+        let page = try JSONValue(parsing: String(decoding: body, as: UTF8.self))["data"]["syncPosts"]
+        guard page != .null else { fatalError("sync failed: \(String(decoding: body, as: UTF8.self))") }
+        count += page["items"].arrayValue?.count ?? 0
+        startedAt = page["startedAt"].intValue ?? 0
+        token = page["nextToken"]
+    } while token != .null
+    return (count, startedAt)
+}
+
+func row(_ name: String, _ value: String) { print(name.padding(toLength: 64, withPad: " ", startingAt: 0) + value) }
+
+// MARK: - 1. Base sync throughput
+
+let (baseServer, basePath) = try await seededServer("base", count: baseItems)
+_ = try await syncAll(baseServer)  // warm the page cache like the baseline's second pass would
+var synced = 0
+let baseSeconds = try await BenchmarkSupport.seconds { synced = try await syncAll(baseServer).0 }
+precondition(synced == baseItems, "base sync returned \(synced) of \(baseItems)")
+let pool = try DatabasePool(path: basePath)
+let rawSeconds = try await BenchmarkSupport.seconds {
+    var last = ""
+    var read = 0
+    while true {
+        let rows = try await pool.read { db in
+            try Row.fetchAll(db, sql: #"SELECT * FROM "Post" WHERE id > ? ORDER BY id LIMIT 1000"#, arguments: [last])
+        }
+        guard let tail = rows.last else { break }
+        read += rows.count
+        last = tail["id"]
+    }
+    precondition(read == baseItems)
+}
+print("1. Base sync, pages of 1,000")
+row("   raw SQLite keyset reads of the same rows", String(format: "%10.0f items/s", Double(baseItems) / rawSeconds))
+row("   syncPosts through the GraphQL executor (JSON out)", String(format: "%10.0f items/s", Double(baseItems) / baseSeconds))
+print(String(format: "   target: at least 100,000 items/s server-side; raw/server %.1fx", baseSeconds / rawSeconds))
+
+// MARK: - 2. Delta sync cost follows changes, not table size
+
+func deltaTime(_ server: DeltaSyncServer) async throws -> Double {
+    // An (empty) delta sync from now stamps a startedAt without reading the table.
+    let (_, startedAt) = try await syncAll(server, lastSync: .int(Int(Date().timeIntervalSince1970 * 1000)))
+    for n in 0..<10 {
+        let body = try await server.execute(GraphQLRequest(
+            query: "mutation($i: UpdatePostInput!) { updatePost(input: $i) { _version } }",
+            variables: ["i": ["id": .string(String(format: "p%07d", n * 7)), "title": "changed", "_version": 1]]))
+        precondition(!String(decoding: body, as: UTF8.self).contains("errors"))
+    }
+    var times: [Double] = []
+    for _ in 0..<50 {
+        var count = 0
+        times.append(try await BenchmarkSupport.seconds { count = try await syncAll(server, lastSync: .int(startedAt)).0 })
+        precondition(count == 10, "delta returned \(count)")
+    }
+    return median(times)
+}
+
+let (small, _) = try await seededServer("small", count: 1_000)
+let (large, _) = try await seededServer("large", count: largeItems)
+let smallDelta = try await deltaTime(small)
+let largeDelta = try await deltaTime(large)
+print("2. Delta sync of 10 changes (median of 50)")
+row("   on a 1,000-item table", String(format: "%10.3f ms", smallDelta * 1000))
+row("   on a \(largeItems)-item table", String(format: "%10.3f ms", largeDelta * 1000))
+print(String(format: "   large/small: %.2fx (target: within 10x)", largeDelta / smallDelta))
+
+// MARK: - 3. Selective sync: index query versus scan
+
+let blog = "b\(largeItems / 100 / 2)"
+var viaIndex = 0
+var viaScan = 0
+var indexTimes: [Double] = []
+for _ in 0..<20 {
+    indexTimes.append(try await BenchmarkSupport.seconds { viaIndex = try await syncAll(large, filter: ["and": [["blogID": ["eq": .string(blog)]]]]).0 })
+}
+let scanSeconds = try await BenchmarkSupport.seconds { viaScan = try await syncAll(large, filter: ["blogID": ["eq": .string(blog)]]).0 }
+precondition(viaIndex == viaScan && viaIndex > 0, "index \(viaIndex) vs scan \(viaScan)")
+print("3. Selective sync on \(largeItems) items (\(viaIndex) match)")
+row("   filter forced to scan ({blogID: {eq}})", String(format: "%10.3f ms", scanSeconds * 1000))
+row("   filter served by index byBlog ({and: [{blogID: {eq}}]}, median of 20)", String(format: "%10.3f ms", median(indexTimes) * 1000))
+print(String(format: "   scan/index: %.0fx (target: at least 100x)", scanSeconds / median(indexTimes)))
