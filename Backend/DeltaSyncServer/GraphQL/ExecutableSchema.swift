@@ -10,6 +10,7 @@ import GraphQL
 struct ExecutableSchema: Sendable {
     let graphQL: GraphQLSchema
     let sdl: String
+    let projection: ItemProjection
 
     init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
         sdl = schema.appSyncSDL()
@@ -19,6 +20,7 @@ struct ExecutableSchema: Sendable {
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment, queries: queries)
         let mutations = MutationResolvers(environment: environment, queries: queries)
+        projection = ItemProjection(schema: schema, queries: queries)
 
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
@@ -28,17 +30,23 @@ struct ExecutableSchema: Sendable {
                 queryResolvers[name] = { _, args, _, _ in try await queries.get(model, args: args) }
             }
             if let name = ops.list {
-                queryResolvers[name] = { _, args, _, _ in try await queries.list(model, args: args, queryName: name) }
+                queryResolvers[name] = { _, args, context, info in
+                    let connection = try await queries.list(model, args: args, queryName: name)
+                    return (context as? RequestScope)?.deferItems(of: connection, model: model, info: info) ?? connection
+                }
             }
             if let name = ops.sync {
                 queryResolvers[name] = { _, args, context, info in
-                    try await syncs.sync(model, args: args, info: info, plans: context as? QueryPlanLog)
+                    let scope = context as? RequestScope
+                    let connection = try await syncs.sync(model, args: args, info: info, plans: scope?.plans)
+                    return scope?.deferItems(of: connection, model: model, info: info) ?? connection
                 }
             }
             for index in model.indexes {
                 guard let name = index.queryField else { continue }
-                queryResolvers[name] = { _, args, _, _ in
-                    try await queries.indexQuery(model, index: index, args: args, queryName: name)
+                queryResolvers[name] = { _, args, context, info in
+                    let connection = try await queries.indexQuery(model, index: index, args: args, queryName: name)
+                    return (context as? RequestScope)?.deferItems(of: connection, model: model, info: info) ?? connection
                 }
             }
             if let name = ops.create {

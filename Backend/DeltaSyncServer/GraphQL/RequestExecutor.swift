@@ -43,22 +43,15 @@ struct RequestExecutor: Sendable {
                         errorType: .unsupportedOperation)
                 ])
         }
-        let plans = QueryPlanLog(explain: explain)
         do {
-            let result = try await GraphQL.execute(
-                schema: schema.graphQL,
-                documentAST: document,
-                rootValue: (),
-                context: plans,
-                variableValues: request.variables.mapValues(\.map),
-                operationName: request.operationName
-            )
-            var body = Self.body(data: result.data, errors: result.errors.map(Self.executionError))
-            if explain, case .dictionary(var fields) = body {
-                fields["extensions"] = .dictionary(["deltasync": .dictionary(["plans": .array(plans.recorded.map(\.map))])])
-                body = .dictionary(fields)
+            if operation?.operation == .query,
+                let answered = try await executeProjectingItems(request, document: document, explain: explain)
+            {
+                return answered
             }
-            return body
+            let scope = RequestScope(explain: explain, defersItems: false)
+            let result = try await run(request, document: document, scope: scope)
+            return Self.body(data: result.data, errors: result.errors.map(Self.executionError), scope: scope)
         } catch let error as GraphQLError {
             return Self.body(data: nil, errors: [Self.executionError(error)])
         } catch {
@@ -66,12 +59,50 @@ struct RequestExecutor: Sendable {
         }
     }
 
+    private func run(_ request: GraphQLRequest, document: Document, scope: RequestScope) async throws -> GraphQLResult {
+        try await GraphQL.execute(
+            schema: schema.graphQL,
+            documentAST: document,
+            rootValue: (),
+            context: scope,
+            variableValues: request.variables.mapValues(\.map),
+            operationName: request.operationName
+        )
+    }
+
+    /// Executes a query with root connection items set aside, then projects them into the
+    /// result; `nil` when an error occurred or a page could not be projected, in which case the
+    /// caller executes the request the normal way.
+    private func executeProjectingItems(_ request: GraphQLRequest, document: Document, explain: Bool) async throws
+        -> Map?
+    {
+        let scope = RequestScope(explain: explain, defersItems: true)
+        let result = try await run(request, document: document, scope: scope)
+        let pages = scope.deferred
+        // `Map` is itself nil-literal-expressible: spell out "no answer" so it is never `Map.null`.
+        let noAnswer: Map? = .none
+        guard result.errors.isEmpty else { return noAnswer }
+        guard !pages.isEmpty else { return Self.body(data: result.data, errors: [], scope: scope) }
+        guard case .dictionary(var data)? = result.data else { return noAnswer }
+        for page in pages {
+            guard let items = await schema.projection.project(page),
+                case .dictionary(var connection)? = data[page.rootKey]
+            else { return noAnswer }
+            connection[page.itemsKey] = items
+            data[page.rootKey] = .dictionary(connection)
+        }
+        return Self.body(data: .dictionary(data), errors: [], scope: scope)
+    }
+
     // MARK: - Error shapes
 
-    static func body(data: Map?, errors: [Map]) -> Map {
+    static func body(data: Map?, errors: [Map], scope: RequestScope? = nil) -> Map {
         var body = OrderedDictionary<String, Map>()
         body["data"] = data ?? .null
         if !errors.isEmpty { body["errors"] = .array(errors) }
+        if let scope, scope.plans.explain {
+            body["extensions"] = .dictionary(["deltasync": .dictionary(["plans": .array(scope.plans.recorded.map(\.map))])])
+        }
         return .dictionary(body)
     }
 

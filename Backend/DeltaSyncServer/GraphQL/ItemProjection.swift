@@ -1,0 +1,158 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import GraphQL
+import OrderedCollections
+
+/// Writes items straight into the response for a selection set of scalar, enum, non-model and
+/// `@belongsTo`/`@hasOne` fields: what sync and list queries select. The GraphQL library
+/// completes each list item in its own task group, which caps a 1,000-item page at a few
+/// thousand items per second; projecting is two orders of magnitude cheaper.
+///
+/// Anything it does not handle (directives, nested connections, a null in a non-null field,
+/// repeated response keys) returns `nil`, and the caller executes the request the normal way,
+/// so results and errors are always exactly the executor's.
+struct ItemProjection: Sendable {
+    let schema: AmplifySchema
+    let queries: QueryResolvers
+
+    func project(_ page: DeferredPage) async -> Map? {
+        guard let fields = Self.collect([page.selection], fragments: page.fragments) else { return nil }
+        var out: [Map] = []
+        out.reserveCapacity(page.items.count)
+        for item in page.items {
+            guard let object = await project(item, model: page.model, fields: fields, fragments: page.fragments) else {
+                return nil
+            }
+            out.append(object)
+        }
+        return .array(out)
+    }
+
+    private func project(_ item: Item, model: Model, fields: [GraphQL.Field], fragments: [String: FragmentDefinition])
+        async -> Map?
+    {
+        var object = OrderedDictionary<String, Map>()
+        for field in fields {
+            let key = field.alias?.value ?? field.name.value
+            guard object[key] == nil else { return nil }
+            let name = field.name.value
+            switch name {
+            case "__typename":
+                object[key] = .string(model.name)
+            case "_version", "_lastChangedAt":
+                guard let value = item[name], !value.isNull, field.selectionSet == nil else { return nil }
+                object[key] = value.map
+            case "_deleted":
+                object[key] = (item[name] ?? .null).map
+            default:
+                guard let schemaField = model.field(named: name) else { return nil }
+                if let relation = schemaField.relation {
+                    guard !relation.isConnection, let sub = field.selectionSet,
+                        let subFields = Self.collect([sub], fragments: fragments)
+                    else { return nil }
+                    let related: ItemObject?
+                    do {
+                        related = try await queries.object(from: item, relation: relation)
+                    } catch {
+                        return nil
+                    }
+                    guard let related else {
+                        if schemaField.isRequired { return nil }
+                        object[key] = .null
+                        continue
+                    }
+                    guard
+                        let nested = await project(
+                            related.item, model: queries.environment.model(relation.relatedModel), fields: subFields,
+                            fragments: fragments)
+                    else { return nil }
+                    object[key] = nested
+                    continue
+                }
+                guard let value = value(item[name] ?? .null, of: schemaField, selection: field.selectionSet, fragments: fragments)
+                else { return nil }
+                object[key] = value
+            }
+        }
+        return .dictionary(object)
+    }
+
+    /// A stored value as the executor would serialise it; `nil` where projection gives up.
+    private func value(_ value: JSONValue, of field: DeltaSyncSchema.Field, selection: SelectionSet?, fragments: [String: FragmentDefinition]) -> Map? {
+        if value.isNull {
+            // A null in a non-null field is an execution error: leave it to the executor.
+            guard !field.isRequired else { return Optional<Map>.none }
+            return Map.null
+        }
+        switch field.type {
+        case .nonModel(let typeName):
+            guard let selection, let type = schema.nonModel(named: typeName),
+                let subFields = Self.collect([selection], fragments: fragments)
+            else { return nil }
+            if field.isList {
+                guard let elements = value.arrayValue else { return nil }
+                var out: [Map] = []
+                for element in elements {
+                    guard let projected = nonModel(element, type: type, fields: subFields, fragments: fragments) else { return nil }
+                    out.append(projected)
+                }
+                return .array(out)
+            }
+            return nonModel(value, type: type, fields: subFields, fragments: fragments)
+        case .scalar(.float):
+            if field.isList { return value.arrayValue.map { .array($0.map { $0.doubleValue.map(Map.double) ?? .null }) } }
+            return value.doubleValue.map(Map.double)
+        case .scalar, .enumType:
+            guard selection == nil else { return nil }
+            return value.map
+        case .model:
+            return nil
+        }
+    }
+
+    private func nonModel(_ value: JSONValue, type: NonModelType, fields: [GraphQL.Field], fragments: [String: FragmentDefinition]) -> Map? {
+        guard let object = value.objectValue else { return nil }
+        var out = OrderedDictionary<String, Map>()
+        for field in fields {
+            let key = field.alias?.value ?? field.name.value
+            guard out[key] == nil else { return nil }
+            if field.name.value == "__typename" {
+                out[key] = .string(type.name)
+                continue
+            }
+            guard let schemaField = type.fields.first(where: { $0.name == field.name.value }),
+                let projected = self.value(object[field.name.value] ?? .null, of: schemaField, selection: field.selectionSet, fragments: fragments)
+            else { return nil }
+            out[key] = projected
+        }
+        return .dictionary(out)
+    }
+
+    /// The fields of selection sets with fragments inlined; `nil` when any directive or
+    /// argument appears (the executor handles those).
+    static func collect(_ sets: [SelectionSet], fragments: [String: FragmentDefinition]) -> [GraphQL.Field]? {
+        var result: [GraphQL.Field] = []
+        for set in sets {
+            for selection in set.selections {
+                switch selection {
+                case let field as GraphQL.Field:
+                    guard field.directives.isEmpty, field.arguments.isEmpty else { return nil }
+                    result.append(field)
+                case let inline as InlineFragment:
+                    guard inline.directives.isEmpty, let inner = collect([inline.selectionSet], fragments: fragments) else {
+                        return nil
+                    }
+                    result += inner
+                case let spread as FragmentSpread:
+                    guard spread.directives.isEmpty, let fragment = fragments[spread.name.value],
+                        let inner = collect([fragment.selectionSet], fragments: fragments)
+                    else { return nil }
+                    result += inner
+                default:
+                    return nil
+                }
+            }
+        }
+        return result
+    }
+}

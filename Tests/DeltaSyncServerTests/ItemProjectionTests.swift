@@ -1,0 +1,57 @@
+import DeltaSyncCore
+import Testing
+
+/// Root list and sync pages are written by `ItemProjection` instead of the GraphQL executor;
+/// a directive on `items` makes the server use the executor, so the two can be compared.
+@Suite struct ItemProjectionTests {
+    static func seed(_ client: TestServer.Client) async throws {
+        _ = try await client.expectData(
+            "createBlog", "mutation { createBlog(input: {id: \"b1\", name: \"Blog\", owner: \"a@b.co\"}) { id } }")
+        for n in 0..<5 {
+            let input: JSONValue = [
+                "id": .string("p\(n)"), "blogID": n == 4 ? "missing-blog" : "b1", "title": .string("Title \(n)"),
+                "rating": n == 2 ? nil : .int(n), "views": .double(Double(n) + 0.5), "featured": .bool(n % 2 == 0),
+                "tags": n == 1 ? [] : ["x", .string("t\(n)")], "status": "PUBLISHED",
+                "location": ["lat": 1.5, "lon": .double(Double(n)), "name": n == 3 ? nil : "Somewhere"],
+                "metadata": #"{"k":[1,2]}"#, "expiresAt": 1_700_000_000, "publishDay": "2024-02-29",
+                // The byBlog index (Blog.posts, postsByBlog) holds only posts with its sort key.
+                "publishedAt": .string("2024-03-0\(n + 1)T00:00:00.000Z"),
+            ]
+            _ = try await client.expectData(
+                "createPost", "mutation($i: CreatePostInput!) { createPost(input: $i) { id } }", ["i": input])
+        }
+    }
+
+    static let selection = """
+        __typename id title rating views featured tags status metadata expiresAt publishDay
+        heading: title
+        location { lat lon name __typename }
+        blog { name owner __typename }
+        ...meta
+        ... on Post { body }
+        """
+
+    @Test(arguments: ["listPosts(limit: 3)", "syncPosts(limit: 3)", "postsByBlog(blogID: \"b1\")"])
+    func projectionEqualsTheExecutor(field: String) async throws {
+        try await TestServer().withClient { client in
+            try await Self.seed(client)
+            let fragment = "fragment meta on Post { _version _deleted _lastChangedAt createdAt updatedAt }"
+            let fast = try await client.graphQL("{ page: \(field) { items { \(Self.selection) } nextToken } } \(fragment)")
+            let slow = try await client.graphQL(
+                "{ page: \(field) { items @include(if: true) { \(Self.selection) } nextToken } } \(fragment)")
+            #expect(fast.errors.isEmpty)
+            #expect(fast.data["page"]["items"].arrayValue?.isEmpty == false)
+            #expect(fast.data["page"]["items"] == slow.data["page"]["items"])
+            #expect((fast.data["page"]["nextToken"] == .null) == (slow.data["page"]["nextToken"] == .null))
+        }
+    }
+
+    @Test func nestedConnectionsFallBackToTheExecutor() async throws {
+        try await TestServer().withClient { client in
+            try await Self.seed(client)
+            let reply = try await client.graphQL("{ listBlogs { items { name posts(limit: 2) { items { id } } } } }")
+            #expect(reply.errors.isEmpty)
+            #expect(reply.data["listBlogs"]["items"][0]["posts"]["items"] == [["id": "p0"], ["id": "p1"]])
+        }
+    }
+}
