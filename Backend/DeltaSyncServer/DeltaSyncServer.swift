@@ -71,7 +71,7 @@ public struct DeltaSyncServer: Sendable {
     /// - Parameter explain: include `extensions.deltasync.plans` (as `x-deltasync-explain: 1`).
     public func execute(_ request: GraphQLRequest, explain: Bool = false) async throws -> [UInt8] {
         let result = await executor.execute(request, explain: explain)
-        return Array(try GraphQLJSONEncoder().encode(result))
+        return ResponseJSON.bytes(result)
     }
 
     /// The store the server reads and writes (for seeding fixtures and inspecting state).

@@ -49,7 +49,7 @@ struct GraphQLRoutes: Sendable {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
         let result = await executor.execute(graphQLRequest, explain: explain)
-        let data = try GraphQLJSONEncoder().encode(result)
+        let data = ResponseJSON.bytes(result)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=UTF-8"],
