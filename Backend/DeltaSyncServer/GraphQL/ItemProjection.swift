@@ -16,62 +16,93 @@ struct ItemProjection: Sendable {
     let queries: QueryResolvers
 
     func project(_ page: DeferredPage) async -> Map? {
-        guard let fields = Self.collect([page.selection], fragments: page.fragments) else { return nil }
+        guard let plan = plan(page.model, selection: [page.selection], fragments: page.fragments) else { return nil }
         var out: [Map] = []
         out.reserveCapacity(page.items.count)
         for item in page.items {
-            guard let object = await project(item, model: page.model, fields: fields, fragments: page.fragments) else {
-                return nil
-            }
+            guard let object = await project(item, plan: plan) else { return nil }
             out.append(object)
         }
         return .array(out)
     }
 
-    private func project(_ item: Item, model: Model, fields: [GraphQL.Field], fragments: [String: FragmentDefinition])
-        async -> Map?
-    {
-        var object = OrderedDictionary<String, Map>()
+    /// What to write for each selected field of a model, decided once per page rather than
+    /// once per item.
+    private struct Plan: Sendable {
+        enum Entry: Sendable {
+            case typename(String)
+            case metadata(String, nullable: Bool)
+            case value(DeltaSyncSchema.Field, selection: SelectionSetBox?)
+            case relation(Relation, required: Bool, nested: Plan)
+        }
+        var entries: [(key: String, entry: Entry)]
+        var fragments: FragmentsBox
+    }
+
+    /// AST values are immutable once parsed; boxes let them ride in `Sendable` plans.
+    private struct SelectionSetBox: @unchecked Sendable { let set: SelectionSet }
+    private struct FragmentsBox: @unchecked Sendable { let fragments: [String: FragmentDefinition] }
+
+    private func plan(_ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition]) -> Plan? {
+        guard let fields = Self.collect(selection, fragments: fragments) else { return nil }
+        var entries: [(key: String, entry: Plan.Entry)] = []
+        var keys: Set<String> = []
         for field in fields {
             let key = field.alias?.value ?? field.name.value
-            guard object[key] == nil else { return nil }
+            guard keys.insert(key).inserted else { return nil }
             let name = field.name.value
             switch name {
             case "__typename":
-                object[key] = .string(model.name)
-            case "_version", "_lastChangedAt":
-                guard let value = item[name], !value.isNull, field.selectionSet == nil else { return nil }
-                object[key] = value.map
-            case "_deleted":
-                object[key] = (item[name] ?? .null).map
+                entries.append((key, .typename(model.name)))
+            case "_version", "_lastChangedAt", "_deleted":
+                guard field.selectionSet == nil else { return nil }
+                entries.append((key, .metadata(name, nullable: name == "_deleted")))
             default:
                 guard let schemaField = model.field(named: name) else { return nil }
                 if let relation = schemaField.relation {
                     guard !relation.isConnection, let sub = field.selectionSet,
-                        let subFields = Self.collect([sub], fragments: fragments)
+                        let nested = plan(
+                            queries.environment.model(relation.relatedModel), selection: [sub], fragments: fragments)
                     else { return nil }
-                    let related: ItemObject?
-                    do {
-                        related = try await queries.object(from: item, relation: relation)
-                    } catch {
-                        return nil
-                    }
-                    guard let related else {
-                        if schemaField.isRequired { return nil }
-                        object[key] = .null
-                        continue
-                    }
-                    guard
-                        let nested = await project(
-                            related.item, model: queries.environment.model(relation.relatedModel), fields: subFields,
-                            fragments: fragments)
-                    else { return nil }
-                    object[key] = nested
-                    continue
+                    entries.append((key, .relation(relation, required: schemaField.isRequired, nested: nested)))
+                } else {
+                    entries.append((key, .value(schemaField, selection: field.selectionSet.map(SelectionSetBox.init))))
                 }
-                guard let value = value(item[name] ?? .null, of: schemaField, selection: field.selectionSet, fragments: fragments)
+            }
+        }
+        return Plan(entries: entries, fragments: FragmentsBox(fragments: fragments))
+    }
+
+    private func project(_ item: Item, plan: Plan) async -> Map? {
+        var object = OrderedDictionary<String, Map>(minimumCapacity: plan.entries.count)
+        for (key, entry) in plan.entries {
+            switch entry {
+            case .typename(let name):
+                object[key] = .string(name)
+            case .metadata(let name, let nullable):
+                let value = item[name] ?? .null
+                guard nullable || !value.isNull else { return nil }
+                object[key] = value.map
+            case .value(let field, let selection):
+                guard
+                    let value = value(
+                        item[field.name] ?? .null, of: field, selection: selection?.set, fragments: plan.fragments.fragments)
                 else { return nil }
                 object[key] = value
+            case .relation(let relation, let required, let nested):
+                let related: ItemObject?
+                do {
+                    related = try await queries.object(from: item, relation: relation)
+                } catch {
+                    return nil
+                }
+                guard let related else {
+                    guard !required else { return nil }
+                    object[key] = .null
+                    continue
+                }
+                guard let projected = await project(related.item, plan: nested) else { return nil }
+                object[key] = projected
             }
         }
         return .dictionary(object)
