@@ -142,3 +142,32 @@ import Testing
         }
     }
 }
+
+@Suite struct ServerOwnedFieldTests {
+    @Test(arguments: ["_lastChangedAt: 5", "_deleted: true", "_ttl: 5"])
+    func settingSyncMetadataIsABadRequest(field: String) async throws {
+        try await TestServer().withClient { client in
+            let reply = try await client.graphQL(
+                "mutation { createPost(input: {blogID: \"b\", title: \"t\", \(field)}) { id } }")
+            #expect(reply.firstError["errorType"] == "BadRequest")
+            #expect(reply.firstError["message"].stringValue?.contains("managed by the server") == true)
+            let listed = try await client.expectData("listPosts", "{ listPosts { items { id } } }")
+            #expect(listed["items"] == [])
+        }
+    }
+
+    @Test func conflictDataResolvesTheSelectedBelongsTo() async throws {
+        try await TestServer(configure: { $0.conflictHandler = .optimisticConcurrency }).withClient { client in
+            _ = try await client.expectData("createBlog", "mutation { createBlog(input: {id: \"b1\", name: \"Blog\"}) { id } }")
+            _ = try await client.expectData(
+                "createPost", "mutation { createPost(input: {id: \"p1\", blogID: \"b1\", title: \"t\"}) { id } }")
+            let reply = try await client.graphQL(
+                "mutation { updatePost(input: {id: \"p1\", title: \"x\", _version: 0}) { id blog { id name _deleted } } }")
+            #expect(reply.firstError["errorType"] == "ConflictUnhandled")
+            #expect(reply.firstError["data"]["blog"]["name"] == "Blog")
+            #expect(reply.firstError["data"]["blog"]["__typename"] == "Blog")
+            #expect(reply.firstError["data"]["title"] == "t")
+            #expect(reply.firstError["data"]["_ttl"] == .null)
+        }
+    }
+}

@@ -125,7 +125,18 @@ struct RequestExecutor: Sendable {
 
     /// Validation errors carry no `errorType` on AppSync; the message names the kind of error.
     static func validationError(_ error: GraphQLError) -> Map {
-        .dictionary([
+        if let field = ValidationMessage.serverOwnedField(in: error.message) {
+            // Setting sync metadata is AppSync's `BadRequest`, whichever layer notices it first.
+            return .dictionary([
+                "path": .null,
+                "data": .null,
+                "errorType": .string(AppSyncErrorType.badRequest.rawValue),
+                "errorInfo": .null,
+                "locations": locations(error),
+                "message": .string("The field '\(field)' is managed by the server and cannot be set."),
+            ])
+        }
+        return .dictionary([
             "path": .null,
             "locations": locations(error),
             "message": .string(ValidationMessage.appSyncStyle(error.message)),

@@ -22,6 +22,14 @@ enum ValidationMessage {
         return "Validation error: \(message)"
     }
 
+    /// The sync metadata field (`_lastChangedAt`, `_deleted`, `_ttl`) an input tried to set, if
+    /// that is what the validation error is about.
+    static func serverOwnedField(in message: String) -> String? {
+        guard let m = match(#"Field "(_lastChangedAt|_deleted|_ttl)" is not defined by type "[A-Za-z0-9_]+Input""#, message)
+        else { return nil }
+        return m.first
+    }
+
     private static func match(_ pattern: String, _ text: String) -> [String]? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
             let result = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))

@@ -41,25 +41,12 @@ struct SQLiteTransaction: ItemWriteTransaction {
         let statement = query.filter == .all ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
         let matchIndex = table.columns.count
-        var items: [Item] = []
-        var scanned = 0
-        var last: [JSONValue]?
-        var hasMore = false
-        while let row = try rows.next() {
-            guard scanned < query.limit else {
-                hasMore = true
-                break
-            }
-            scanned += 1
+        return try PageReader.read(
+            rows, limit: query.limit,
             // The filter is never NULL by construction; reading it as optional keeps a slip
             // from crashing the server (GRDB traps on NULL read as Bool).
-            if (row[matchIndex] as Bool?) == true { items.append(table.item(from: row)) }
-            if scanned == query.limit {
-                // The cursor reuses one Row for every step: copy the values now.
-                last = plan.cursor.map { table.columns[$0].kind.decode(row[$0]) }
-            }
-        }
-        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+            evaluate: { row in (row[matchIndex] as Bool?) == true ? table.item(from: row) : nil },
+            position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
     }
 
     // MARK: - Writing

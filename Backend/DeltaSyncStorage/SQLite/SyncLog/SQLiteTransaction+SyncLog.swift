@@ -81,26 +81,16 @@ extension SQLiteTransaction {
         let realFields = table.columns.filter { $0.kind == .real }.map(\.name)
         let filtered = query.filter != .all
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        var items: [Item] = []
-        var scanned = 0
-        var last: [JSONValue]?
-        var hasMore = false
-        while let row = try rows.next() {
-            guard scanned < query.limit else {
-                hasMore = true
-                break
-            }
-            scanned += 1
-            var item = try Self.decodeObject(row[2], model: model.name)
-            for name in realFields {
-                if case .int(let i) = item[name] { item[name] = .double(Double(i)) }
-            }
-            if !filtered || query.filter.matches(item) { items.append(item) }
-            if scanned == query.limit {
-                last = [.int(row[1]), .int(row[0])]
-            }
-        }
-        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+        return try PageReader.read(
+            rows, limit: query.limit,
+            evaluate: { row in
+                var item = try Self.decodeObject(row[2], model: model.name)
+                for name in realFields {
+                    if case .int(let i) = item[name] { item[name] = .double(Double(i)) }
+                }
+                return !filtered || query.filter.matches(item) ? item : nil
+            },
+            position: { row in [.int(row[1]), .int(row[0])] })
     }
 
     func conflicts(model: String?, limit: Int) throws -> [ConflictRecord] {
