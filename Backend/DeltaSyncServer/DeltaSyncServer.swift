@@ -69,9 +69,8 @@ public struct DeltaSyncServer: Sendable {
     /// and returns the JSON response body.
     ///
     /// - Parameter explain: include `extensions.deltasync.plans` (as `x-deltasync-explain: 1`).
-    public func execute(_ request: GraphQLRequest, explain: Bool = false) async throws -> [UInt8] {
-        let result = await executor.execute(request, explain: explain)
-        return ResponseJSON.bytes(result)
+    public func execute(_ request: GraphQLRequest, explain: Bool = false) async -> [UInt8] {
+        await executor.execute(request, explain: explain)
     }
 
     /// The store the server reads and writes (for seeding fixtures and inspecting state).

@@ -90,7 +90,7 @@ func createConcurrently(_ count: Int, offset: Int) async throws {
 
 try await createConcurrently(min(1000, creates / 10), offset: -1_000_000)  // warm up connections and caches
 let serverSeconds = try await BenchmarkSupport.seconds { try await createConcurrently(creates, offset: 0) }
-try await client.shutdown()
+try await client.shutdown().get()
 await running.stop()
 
 // MARK: - Report

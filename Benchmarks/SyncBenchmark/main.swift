@@ -70,7 +70,7 @@ func syncAll(_ server: DeltaSyncServer, filter: JSONValue = nil, lastSync: JSONV
     repeat {
         var body: [UInt8] = []
         let request = GraphQLRequest(query: syncQuery, variables: ["t": token, "f": filter, "l": lastSync])
-        serverSeconds += try await BenchmarkSupport.seconds { body = try await server.execute(request) }
+        serverSeconds += await BenchmarkSupport.seconds { body = await server.execute(request) }
         let page = try JSONValue(parsing: String(decoding: body, as: UTF8.self))["data"]["syncPosts"]
         guard page != .null else { fatalError("sync failed: \(String(decoding: body, as: UTF8.self))") }
         count += page["items"].arrayValue?.count ?? 0
@@ -94,7 +94,7 @@ let rawSeconds = try await BenchmarkSupport.seconds {
     var last = ""
     var read = 0
     while true {
-        let rows = try await pool.read { db in
+        let rows = try pool.read { db in
             try Row.fetchAll(db, sql: #"SELECT * FROM "Post" WHERE id > ? ORDER BY id LIMIT 1000"#, arguments: [last])
         }
         guard let tail = rows.last else { break }
@@ -114,7 +114,7 @@ func deltaTime(_ server: DeltaSyncServer) async throws -> Double {
     // An (empty) delta sync from now stamps a startedAt without reading the table.
     let (_, startedAt) = try await syncAll(server, lastSync: .int(Int(Date().timeIntervalSince1970 * 1000)))
     for n in 0..<10 {
-        let body = try await server.execute(GraphQLRequest(
+        let body = await server.execute(GraphQLRequest(
             query: "mutation($i: UpdatePostInput!) { updatePost(input: $i) { _version } }",
             variables: ["i": ["id": .string(String(format: "p%07d", n * 7)), "title": "changed", "_version": 1]]))
         precondition(!String(decoding: body, as: UTF8.self).contains("errors"))

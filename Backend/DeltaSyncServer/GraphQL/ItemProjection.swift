@@ -15,15 +15,18 @@ struct ItemProjection: Sendable {
     let schema: AmplifySchema
     let queries: QueryResolvers
 
-    func project(_ page: DeferredPage) async -> Map? {
+    /// The page's items as a JSON array, ready to splice into the response.
+    func project(_ page: DeferredPage) async -> [UInt8]? {
         guard let plan = plan(page.model, selection: [page.selection], fragments: page.fragments) else { return nil }
-        var out: [Map] = []
-        out.reserveCapacity(page.items.count)
-        for item in page.items {
-            guard let object = await project(item, plan: plan) else { return nil }
-            out.append(object)
+        var out: [UInt8] = []
+        out.reserveCapacity(page.items.count * 256)
+        out.append(UInt8(ascii: "["))
+        for (i, item) in page.items.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            guard await project(item, plan: plan, into: &out) else { return nil }
         }
-        return .array(out)
+        out.append(UInt8(ascii: "]"))
+        return out
     }
 
     /// What to write for each selected field of a model, decided once per page rather than
@@ -32,10 +35,13 @@ struct ItemProjection: Sendable {
         enum Entry: Sendable {
             case typename(String)
             case metadata(String, nullable: Bool)
+            /// A scalar or enum that serialises exactly as stored (most fields).
+            case stored(String, required: Bool)
             case value(DeltaSyncSchema.Field, selection: SelectionSetBox?)
             case relation(Relation, required: Bool, nested: Plan)
         }
-        var entries: [(key: String, entry: Entry)]
+        /// Each entry with its `"key":` already rendered.
+        var entries: [(key: [UInt8], entry: Entry)]
         var fragments: FragmentsBox
     }
 
@@ -45,18 +51,21 @@ struct ItemProjection: Sendable {
 
     private func plan(_ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition]) -> Plan? {
         guard let fields = Self.collect(selection, fragments: fragments) else { return nil }
-        var entries: [(key: String, entry: Plan.Entry)] = []
+        var entries: [(key: [UInt8], entry: Plan.Entry)] = []
         var keys: Set<String> = []
         for field in fields {
             let key = field.alias?.value ?? field.name.value
             guard keys.insert(key).inserted else { return nil }
+            var keyBytes: [UInt8] = []
+            ResponseJSON.writeString(key, to: &keyBytes)
+            keyBytes.append(UInt8(ascii: ":"))
             let name = field.name.value
             switch name {
             case "__typename":
-                entries.append((key, .typename(model.name)))
+                entries.append((keyBytes, .typename(model.name)))
             case "_version", "_lastChangedAt", "_deleted":
                 guard field.selectionSet == nil else { return nil }
-                entries.append((key, .metadata(name, nullable: name == "_deleted")))
+                entries.append((keyBytes, .metadata(name, nullable: name == "_deleted")))
             default:
                 guard let schemaField = model.field(named: name) else { return nil }
                 if let relation = schemaField.relation {
@@ -64,48 +73,64 @@ struct ItemProjection: Sendable {
                         let nested = plan(
                             queries.environment.model(relation.relatedModel), selection: [sub], fragments: fragments)
                     else { return nil }
-                    entries.append((key, .relation(relation, required: schemaField.isRequired, nested: nested)))
+                    entries.append((keyBytes, .relation(relation, required: schemaField.isRequired, nested: nested)))
+                } else if field.selectionSet == nil, Self.writesAsStored(schemaField) {
+                    entries.append((keyBytes, .stored(name, required: schemaField.isRequired)))
                 } else {
-                    entries.append((key, .value(schemaField, selection: field.selectionSet.map(SelectionSetBox.init))))
+                    entries.append((keyBytes, .value(schemaField, selection: field.selectionSet.map(SelectionSetBox.init))))
                 }
             }
         }
         return Plan(entries: entries, fragments: FragmentsBox(fragments: fragments))
     }
 
-    private func project(_ item: Item, plan: Plan) async -> Map? {
-        var object = OrderedDictionary<String, Map>(minimumCapacity: plan.entries.count)
-        for (key, entry) in plan.entries {
+    private func project(_ item: Item, plan: Plan, into out: inout [UInt8]) async -> Bool {
+        out.append(UInt8(ascii: "{"))
+        for (i, (key, entry)) in plan.entries.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: key)
             switch entry {
             case .typename(let name):
-                object[key] = .string(name)
+                ResponseJSON.writeString(name, to: &out)
             case .metadata(let name, let nullable):
                 let value = item[name] ?? .null
-                guard nullable || !value.isNull else { return nil }
-                object[key] = value.map
+                guard nullable || !value.isNull else { return false }
+                ResponseJSON.write(value, to: &out)
+            case .stored(let name, let required):
+                let value = item[name] ?? .null
+                // A null in a non-null field is an execution error: leave it to the executor.
+                guard !required || !value.isNull else { return false }
+                ResponseJSON.write(value, to: &out)
             case .value(let field, let selection):
-                guard
-                    let value = value(
-                        item[field.name] ?? .null, of: field, selection: selection?.set, fragments: plan.fragments.fragments)
-                else { return nil }
-                object[key] = value
+                let value = item[field.name] ?? .null
+                guard let map = self.value(value, of: field, selection: selection?.set, fragments: plan.fragments.fragments)
+                else { return false }
+                ResponseJSON.write(map, to: &out)
             case .relation(let relation, let required, let nested):
                 let related: ItemObject?
                 do {
                     related = try await queries.object(from: item, relation: relation)
                 } catch {
-                    return nil
+                    return false
                 }
                 guard let related else {
-                    guard !required else { return nil }
-                    object[key] = .null
+                    guard !required else { return false }
+                    out.append(contentsOf: "null".utf8)
                     continue
                 }
-                guard let projected = await project(related.item, plan: nested) else { return nil }
-                object[key] = projected
+                guard await project(related.item, plan: nested, into: &out) else { return false }
             }
         }
-        return .dictionary(object)
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// Scalars and enums other than Float serialise exactly as stored.
+    private static func writesAsStored(_ field: DeltaSyncSchema.Field) -> Bool {
+        switch field.type {
+        case .scalar(.float), .nonModel, .model: return false
+        case .scalar, .enumType: return true
+        }
     }
 
     /// A stored value as the executor would serialise it; `nil` where projection gives up.

@@ -13,7 +13,12 @@ struct RequestExecutor: Sendable {
 
     /// - Parameter explain: record how sync queries read their items and return it in
     ///   `extensions.deltasync.plans`.
-    func execute(_ request: GraphQLRequest, explain: Bool = false) async -> Map {
+    func execute(_ request: GraphQLRequest, explain: Bool = false) async -> [UInt8] {
+        let (body, splices) = await respond(request, explain: explain)
+        return ResponseJSON.bytes(body, splices: splices)
+    }
+
+    private func respond(_ request: GraphQLRequest, explain: Bool) async -> (Map, [ResponseJSON.Splice]) {
         let document: Document
         if let cached = documents[request.query] {
             document = cached
@@ -21,13 +26,13 @@ struct RequestExecutor: Sendable {
             do {
                 document = try parse(source: Source(body: request.query, name: "GraphQL request"))
             } catch let error as GraphQLError {
-                return Self.body(data: nil, errors: [Self.syntaxError(error)])
+                return (Self.body(data: nil, errors: [Self.syntaxError(error)]), [])
             } catch {
-                return Self.body(data: nil, errors: [Self.plainError("Invalid Syntax : \(error)")])
+                return (Self.body(data: nil, errors: [Self.plainError("Invalid Syntax : \(error)")]), [])
             }
             let validationErrors = validate(schema: schema.graphQL, ast: document)
             guard validationErrors.isEmpty else {
-                return Self.body(data: nil, errors: validationErrors.map(Self.validationError))
+                return (Self.body(data: nil, errors: validationErrors.map(Self.validationError)), [])
             }
             documents[request.query] = document
         }
@@ -35,13 +40,13 @@ struct RequestExecutor: Sendable {
         let operation = request.operationName.flatMap { name in operations.first { $0.name?.value == name } }
             ?? (operations.count == 1 ? operations.first : nil)
         if operation?.operation == .subscription {
-            return Self.body(
+            return (Self.body(
                 data: nil,
                 errors: [
                     Self.plainError(
                         "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
                         errorType: .unsupportedOperation)
-                ])
+                ]), [])
         }
         do {
             if operation?.operation == .query,
@@ -51,11 +56,11 @@ struct RequestExecutor: Sendable {
             }
             let scope = RequestScope(explain: explain, defersItems: false)
             let result = try await run(request, document: document, scope: scope)
-            return Self.body(data: result.data, errors: result.errors.map(Self.executionError), scope: scope)
+            return (Self.body(data: result.data, errors: result.errors.map(Self.executionError), scope: scope), [])
         } catch let error as GraphQLError {
-            return Self.body(data: nil, errors: [Self.executionError(error)])
+            return (Self.body(data: nil, errors: [Self.executionError(error)]), [])
         } catch {
-            return Self.body(data: nil, errors: [Self.plainError("\(error)", errorType: .internalFailure)])
+            return (Self.body(data: nil, errors: [Self.plainError("\(error)", errorType: .internalFailure)]), [])
         }
     }
 
@@ -74,24 +79,19 @@ struct RequestExecutor: Sendable {
     /// result; `nil` when an error occurred or a page could not be projected, in which case the
     /// caller executes the request the normal way.
     private func executeProjectingItems(_ request: GraphQLRequest, document: Document, explain: Bool) async throws
-        -> Map?
+        -> (Map, [ResponseJSON.Splice])?
     {
         let scope = RequestScope(explain: explain, defersItems: true)
         let result = try await run(request, document: document, scope: scope)
         let pages = scope.deferred
-        // `Map` is itself nil-literal-expressible: spell out "no answer" so it is never `Map.null`.
-        let noAnswer: Map? = .none
-        guard result.errors.isEmpty else { return noAnswer }
-        guard !pages.isEmpty else { return Self.body(data: result.data, errors: [], scope: scope) }
-        guard case .dictionary(var data)? = result.data else { return noAnswer }
+        guard result.errors.isEmpty else { return nil }
+        guard !pages.isEmpty else { return (Self.body(data: result.data, errors: [], scope: scope), []) }
+        var splices: [ResponseJSON.Splice] = []
         for page in pages {
-            guard let items = await schema.projection.project(page),
-                case .dictionary(var connection)? = data[page.rootKey]
-            else { return noAnswer }
-            connection[page.itemsKey] = items
-            data[page.rootKey] = .dictionary(connection)
+            guard let items = await schema.projection.project(page) else { return nil }
+            splices.append(ResponseJSON.Splice(path: ["data", page.rootKey, page.itemsKey], json: items))
         }
-        return Self.body(data: .dictionary(data), errors: [], scope: scope)
+        return (Self.body(data: result.data, errors: [], scope: scope), splices)
     }
 
     // MARK: - Error shapes

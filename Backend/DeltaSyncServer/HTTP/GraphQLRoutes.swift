@@ -48,8 +48,7 @@ struct GraphQLRoutes: Sendable {
         } catch {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
-        let result = await executor.execute(graphQLRequest, explain: explain)
-        let data = ResponseJSON.bytes(result)
+        let data = await executor.execute(graphQLRequest, explain: explain)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=UTF-8"],
