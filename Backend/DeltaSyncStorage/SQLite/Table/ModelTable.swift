@@ -113,7 +113,7 @@ struct ModelTable: Sendable {
     /// The item a row holds: every non-null column, decoded by its kind.
     /// `row` must start with the columns of ``selectList``.
     func item(from row: Row) -> Item {
-        var item: Item = [:]
+        var item = Item(minimumCapacity: columns.count)
         for (i, column) in columns.enumerated() {
             let value = column.kind.decode(row[i])
             if !value.isNull { item[column.name] = value }
