@@ -18,7 +18,7 @@ struct ExecutableSchema: Sendable {
         AWSScalars.install(in: graphQL)
         try Self.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
-        let syncs = SyncResolvers(environment: environment, queries: queries)
+        let syncs = SyncResolvers(environment: environment)
         let mutations = MutationResolvers(environment: environment, queries: queries)
         projection = ItemProjection(schema: schema, queries: queries)
 

@@ -37,7 +37,8 @@ struct ItemProjection: Sendable {
             case metadata(String, nullable: Bool)
             /// A scalar or enum that serialises exactly as stored (most fields).
             case stored(String, required: Bool)
-            case value(DeltaSyncSchema.Field, selection: SelectionSetBox?)
+            /// Floats and non-model objects; the sub-selection is expanded once, here.
+            case value(DeltaSyncSchema.Field, subFields: FieldsBox?)
             case relation(Relation, required: Bool, nested: Plan)
         }
         /// Each entry with its `"key":` already rendered.
@@ -46,7 +47,7 @@ struct ItemProjection: Sendable {
     }
 
     /// AST values are immutable once parsed; boxes let them ride in `Sendable` plans.
-    private struct SelectionSetBox: @unchecked Sendable { let set: SelectionSet }
+    private struct FieldsBox: @unchecked Sendable { let fields: [GraphQL.Field] }
     private struct FragmentsBox: @unchecked Sendable { let fragments: [String: FragmentDefinition] }
 
     private func plan(_ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition]) -> Plan? {
@@ -77,7 +78,12 @@ struct ItemProjection: Sendable {
                 } else if field.selectionSet == nil, Self.writesAsStored(schemaField) {
                     entries.append((keyBytes, .stored(name, required: schemaField.isRequired)))
                 } else {
-                    entries.append((keyBytes, .value(schemaField, selection: field.selectionSet.map(SelectionSetBox.init))))
+                    var subFields: FieldsBox?
+                    if let sub = field.selectionSet {
+                        guard let collected = Self.collect([sub], fragments: fragments) else { return nil }
+                        subFields = FieldsBox(fields: collected)
+                    }
+                    entries.append((keyBytes, .value(schemaField, subFields: subFields)))
                 }
             }
         }
@@ -101,9 +107,9 @@ struct ItemProjection: Sendable {
                 // A null in a non-null field is an execution error: leave it to the executor.
                 guard !required || !value.isNull else { return false }
                 ResponseJSON.write(value, to: &out)
-            case .value(let field, let selection):
+            case .value(let field, let subFields):
                 let value = item[field.name] ?? .null
-                guard let map = self.value(value, of: field, selection: selection?.set, fragments: plan.fragments.fragments)
+                guard let map = self.value(value, of: field, subFields: subFields?.fields, fragments: plan.fragments.fragments)
                 else { return false }
                 ResponseJSON.write(map, to: &out)
             case .relation(let relation, let required, let nested):
@@ -134,7 +140,10 @@ struct ItemProjection: Sendable {
     }
 
     /// A stored value as the executor would serialise it; `nil` where projection gives up.
-    private func value(_ value: JSONValue, of field: DeltaSyncSchema.Field, selection: SelectionSet?, fragments: [String: FragmentDefinition]) -> Map? {
+    private func value(
+        _ value: JSONValue, of field: DeltaSyncSchema.Field, subFields: [GraphQL.Field]?,
+        fragments: [String: FragmentDefinition]
+    ) -> Map? {
         if value.isNull {
             // A null in a non-null field is an execution error: leave it to the executor.
             guard !field.isRequired else { return Optional<Map>.none }
@@ -142,9 +151,7 @@ struct ItemProjection: Sendable {
         }
         switch field.type {
         case .nonModel(let typeName):
-            guard let selection, let type = schema.nonModel(named: typeName),
-                let subFields = Self.collect([selection], fragments: fragments)
-            else { return nil }
+            guard let subFields, let type = schema.nonModel(named: typeName) else { return nil }
             if field.isList {
                 guard let elements = value.arrayValue else { return nil }
                 var out: [Map] = []
@@ -159,7 +166,7 @@ struct ItemProjection: Sendable {
             if field.isList { return value.arrayValue.map { .array($0.map { $0.doubleValue.map(Map.double) ?? .null }) } }
             return value.doubleValue.map(Map.double)
         case .scalar, .enumType:
-            guard selection == nil else { return nil }
+            guard subFields == nil else { return nil }
             return value.map
         case .model:
             return nil
@@ -177,7 +184,9 @@ struct ItemProjection: Sendable {
                 continue
             }
             guard let schemaField = type.fields.first(where: { $0.name == field.name.value }),
-                let projected = self.value(object[field.name.value] ?? .null, of: schemaField, selection: field.selectionSet, fragments: fragments)
+                let projected = self.value(
+                    object[field.name.value] ?? .null, of: schemaField,
+                    subFields: field.selectionSet.flatMap { Self.collect([$0], fragments: fragments) }, fragments: fragments)
             else { return nil }
             out[key] = projected
         }
@@ -187,28 +196,6 @@ struct ItemProjection: Sendable {
     /// The fields of selection sets with fragments inlined; `nil` when any directive or
     /// argument appears (the executor handles those).
     static func collect(_ sets: [SelectionSet], fragments: [String: FragmentDefinition]) -> [GraphQL.Field]? {
-        var result: [GraphQL.Field] = []
-        for set in sets {
-            for selection in set.selections {
-                switch selection {
-                case let field as GraphQL.Field:
-                    guard field.directives.isEmpty, field.arguments.isEmpty else { return nil }
-                    result.append(field)
-                case let inline as InlineFragment:
-                    guard inline.directives.isEmpty, let inner = collect([inline.selectionSet], fragments: fragments) else {
-                        return nil
-                    }
-                    result += inner
-                case let spread as FragmentSpread:
-                    guard spread.directives.isEmpty, let fragment = fragments[spread.name.value],
-                        let inner = collect([fragment.selectionSet], fragments: fragments)
-                    else { return nil }
-                    result += inner
-                default:
-                    return nil
-                }
-            }
-        }
-        return result
+        SelectionFields.fields(in: sets, fragments: fragments, strict: true)
     }
 }

@@ -15,97 +15,87 @@ enum ResponseJSON {
     static func bytes(_ map: Map, splices: [Splice] = []) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096 + splices.reduce(0) { $0 + $1.json.count })
-        if splices.isEmpty {
-            write(map, to: &out)
-        } else {
-            write(map, path: [], splices: splices, to: &out)
-        }
+        write(map, path: [], splices: splices, to: &out)
         return out
     }
 
+    /// Writes `map`, substituting the splices whose path is at or below `path`.
     private static func write(_ map: Map, path: [String], splices: [Splice], to out: inout [UInt8]) {
         if let splice = splices.first(where: { $0.path == path }) {
             out.append(contentsOf: splice.json)
-            return
-        }
-        guard case .dictionary(let fields) = map, splices.contains(where: { $0.path.starts(with: path) }) else {
+        } else if case .dictionary(let fields) = map, splices.contains(where: { $0.path.starts(with: path) }) {
+            writeObject(fields.filter { !$0.value.isUndefined }.map { ($0.key, $0.value) }, to: &out) { member, out in
+                write(member.1, path: path + [member.0], splices: splices, to: &out)
+            }
+        } else {
             write(map, to: &out)
-            return
         }
-        out.append(UInt8(ascii: "{"))
-        var first = true
-        for (key, value) in fields where !value.isUndefined {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            writeString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            write(value, path: path + [key], splices: splices, to: &out)
+    }
+
+    static func write(_ map: Map, to out: inout [UInt8]) {
+        switch map {
+        case .undefined, .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): writeBool(b, to: &out)
+        case .number(let n):
+            switch n.storageType {
+            case .bool: writeBool(n.boolValue, to: &out)
+            case .int: out.append(contentsOf: String(n.intValue).utf8)
+            case .double, .unknown: writeDouble(n.doubleValue, to: &out)
+            }
+        case .string(let s): writeString(s, to: &out)
+        case .array(let elements): writeArray(elements, to: &out) { write($0, to: &$1) }
+        case .dictionary(let fields):
+            writeObject(fields.filter { !$0.value.isUndefined }.map { ($0.key, $0.value) }, to: &out) { write($0.1, to: &$1) }
         }
-        out.append(UInt8(ascii: "}"))
     }
 
     /// A stored value, written as the executor would serialise it for its scalar.
     static func write(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .bool(let b): writeBool(b, to: &out)
         case .int(let i): out.append(contentsOf: String(i).utf8)
-        case .double(let d): out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
+        case .double(let d): writeDouble(d, to: &out)
         case .string(let s): writeString(s, to: &out)
-        case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+        case .array(let elements): writeArray(elements, to: &out) { write($0, to: &$1) }
         case .object(let fields):
-            out.append(UInt8(ascii: "{"))
-            for (i, key) in fields.keys.sorted().enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                write(fields[key]!, to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            writeObject(fields.keys.sorted().map { ($0, fields[$0]!) }, to: &out) { write($0.1, to: &$1) }
         }
     }
 
-    static func write(_ map: Map, to out: inout [UInt8]) {
-        switch map {
-        case .undefined, .null:
-            out.append(contentsOf: "null".utf8)
-        case .bool(let b):
-            out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n):
-            switch n.storageType {
-            case .bool: out.append(contentsOf: (n.boolValue ? "true" : "false").utf8)
-            case .int: out.append(contentsOf: String(n.intValue).utf8)
-            case .double, .unknown:
-                let d = n.doubleValue
-                out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
-            }
-        case .string(let s):
-            writeString(s, to: &out)
-        case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .dictionary(let fields):
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, value) in fields where !value.isUndefined {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                write(value, to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+    // MARK: - Pieces
+
+    private static func writeArray<Element>(
+        _ elements: [Element], to out: inout [UInt8], _ each: (Element, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "["))
+        for (i, element) in elements.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            each(element, &out)
         }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private static func writeObject<Value>(
+        _ members: [(String, Value)], to out: inout [UInt8], _ each: ((String, Value), inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "{"))
+        for (i, member) in members.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(member.0, to: &out)
+            out.append(UInt8(ascii: ":"))
+            each(member, &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func writeBool(_ b: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: (b ? "true" : "false").utf8)
+    }
+
+    /// JSON has no infinities or NaN; GraphQL's Float cannot hold them either.
+    private static func writeDouble(_ d: Double, to out: inout [UInt8]) {
+        out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

@@ -20,7 +20,7 @@ struct ErrorItemShape: Sendable {
         var out = item
         out["_ttl"] = nil
         out["__typename"] = .string(model.name)
-        for field in Self.fields(in: selections, fragments: fragments) {
+        for field in SelectionFields.fields(in: selections, fragments: fragments, strict: false) ?? [] {
             guard let relation = model.field(named: field.name.value)?.relation, !relation.isConnection,
                 let related = try? await queries.object(from: item, relation: relation)
             else { continue }
@@ -29,30 +29,5 @@ struct ErrorItemShape: Sendable {
                 selections: field.selectionSet.map { [$0] } ?? [], fragments: fragments)
         }
         return .object(out)
-    }
-
-    /// The fields of selection sets, with fragments expanded.
-    private static func fields(in sets: [SelectionSet], fragments: [String: FragmentDefinition]) -> [GraphQL.Field] {
-        var result: [GraphQL.Field] = []
-        var pending = sets
-        var seenFragments: Set<String> = []
-        while let set = pending.popLast() {
-            for selection in set.selections {
-                switch selection {
-                case let field as GraphQL.Field:
-                    result.append(field)
-                case let inline as InlineFragment:
-                    pending.append(inline.selectionSet)
-                case let spread as FragmentSpread:
-                    let name = spread.name.value
-                    if let fragment = fragments[name], seenFragments.insert(name).inserted {
-                        pending.append(fragment.selectionSet)
-                    }
-                default:
-                    continue
-                }
-            }
-        }
-        return result
     }
 }

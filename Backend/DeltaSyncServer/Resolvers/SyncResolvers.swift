@@ -9,7 +9,6 @@ import GraphQL
 /// the whole pagination.
 struct SyncResolvers: Sendable {
     let environment: ResolverEnvironment
-    let queries: QueryResolvers
 
     /// AppSync's Sync operation: 100 items by default, at most 1,000 per page.
     static let defaultLimit = 100
