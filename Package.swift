@@ -44,6 +44,7 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
             path: "Backend/DeltaSyncStorage"
         ),

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import Foundation
 import Testing
 
 /// Root list and sync pages are written by `ItemProjection` instead of the GraphQL executor;
@@ -31,18 +32,51 @@ import Testing
         ... on Post { body }
         """
 
-    @Test(arguments: ["listPosts(limit: 3)", "syncPosts(limit: 3)", "postsByBlog(blogID: \"b1\")"])
-    func projectionEqualsTheExecutor(field: String) async throws {
+    /// Without `blog`, items are written while the store reads them; with it, after.
+    static let selectionWithoutRelations = selection.replacingOccurrences(of: "blog { name owner __typename }", with: "")
+
+    @Test(arguments: [
+        ("listPosts(limit: 3)", selection), ("syncPosts(limit: 3)", selection), ("postsByBlog(blogID: \"b1\")", selection),
+        ("listPosts(limit: 3)", selectionWithoutRelations), ("syncPosts(limit: 3)", selectionWithoutRelations),
+        ("postsByBlog(blogID: \"b1\")", selectionWithoutRelations),
+    ])
+    func projectionEqualsTheExecutor(field: String, selection: String) async throws {
         try await TestServer().withClient { client in
             try await Self.seed(client)
             let fragment = "fragment meta on Post { _version _deleted _lastChangedAt createdAt updatedAt }"
-            let fast = try await client.graphQL("{ page: \(field) { items { \(Self.selection) } nextToken } } \(fragment)")
+            let fast = try await client.graphQL("{ page: \(field) { items { \(selection) } nextToken } } \(fragment)")
             let slow = try await client.graphQL(
-                "{ page: \(field) { items @include(if: true) { \(Self.selection) } nextToken } } \(fragment)")
+                "{ page: \(field) { items @include(if: true) { \(selection) } nextToken } } \(fragment)")
             #expect(fast.errors.isEmpty)
             #expect(fast.data["page"]["items"].arrayValue?.isEmpty == false)
             #expect(fast.data["page"]["items"] == slow.data["page"]["items"])
             #expect((fast.data["page"]["nextToken"] == .null) == (slow.data["page"]["nextToken"] == .null))
+        }
+    }
+
+    /// A stored item without a value for a non-null field (written under an older schema)
+    /// is null in the page, with AppSync's error naming the field; the other items are intact.
+    @Test(arguments: ["id title", "id title blog { name }"])
+    func anItemMissingARequiredFieldIsNullWithAnError(selection: String) async throws {
+        let server = try TestServer()
+        try await server.withClient { client in
+            try await Self.seed(client)
+            let post = server.server.project.schema.model(named: "Post")!
+            try await server.server.itemStore.write { tx in
+                try tx.put(post, ["id": "p9", "blogID": "b1", "status": "DRAFT", "_version": 1, "__typename": "Post"])
+            }
+            for field in ["listPosts", "syncPosts"] {
+                let reply = try await client.graphQL("{ \(field) { items { \(selection) } } }")
+                #expect(reply.errors.count == 1)
+                #expect(
+                    reply.firstError["message"]
+                        == .string("Cannot return null for non-nullable type: 'String' within parent 'Post' (/\(field)/items/5/title)"))
+                #expect(reply.firstError["path"] == [.string(field), "items", 5, "title"])
+                let items = try #require(reply.data[field]["items"].arrayValue)
+                #expect(items.count == 6)
+                #expect(items[5] == .null)
+                #expect(items[0]["title"] == "Title 0")
+            }
         }
     }
 

@@ -20,7 +20,8 @@ struct ExecutableSchema: Sendable {
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment)
         let mutations = MutationResolvers(environment: environment, queries: queries)
-        projection = ItemProjection(schema: schema, queries: queries)
+        let projection = ItemProjection(schema: schema, queries: queries)
+        self.projection = projection
 
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
@@ -31,22 +32,25 @@ struct ExecutableSchema: Sendable {
             }
             if let name = ops.list {
                 queryResolvers[name] = { _, args, context, info in
-                    let connection = try await queries.list(model, args: args, queryName: name)
-                    return (context as? RequestScope)?.deferItems(of: connection, model: model, info: info) ?? connection
+                    try await Self.connection(model, context: context, info: info, projection: projection) { writer in
+                        try await queries.list(model, args: args, queryName: name, writer: writer)
+                    }
                 }
             }
             if let name = ops.sync {
                 queryResolvers[name] = { _, args, context, info in
-                    let scope = context as? RequestScope
-                    let connection = try await syncs.sync(model, args: args, info: info, plans: scope?.plans)
-                    return scope?.deferItems(of: connection, model: model, info: info) ?? connection
+                    try await Self.connection(model, context: context, info: info, projection: projection) { writer in
+                        try await syncs.sync(
+                            model, args: args, info: info, plans: (context as? RequestScope)?.plans, writer: writer)
+                    }
                 }
             }
             for index in model.indexes {
                 guard let name = index.queryField else { continue }
                 queryResolvers[name] = { _, args, context, info in
-                    let connection = try await queries.indexQuery(model, index: index, args: args, queryName: name)
-                    return (context as? RequestScope)?.deferItems(of: connection, model: model, info: info) ?? connection
+                    try await Self.connection(model, context: context, info: info, projection: projection) { writer in
+                        try await queries.indexQuery(model, index: index, args: args, queryName: name, writer: writer)
+                    }
                 }
             }
             if let name = ops.create {
@@ -81,6 +85,19 @@ struct ExecutableSchema: Sendable {
         }
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
+    }
+
+    /// A root connection field: when the request lets its items skip the executor, the
+    /// resolver gets a writer for them and the page is set aside for the response.
+    private static func connection(
+        _ model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
+        resolve: (ItemProjection.ItemArrayWriter?) async throws -> [String: any Sendable]
+    ) async throws -> [String: any Sendable] {
+        guard let scope = context as? RequestScope, let target = scope.itemsTarget(info) else {
+            return try await resolve(nil)
+        }
+        let writer = projection.writer(for: model, selection: target.selection, fragments: target.fragments)
+        return scope.deferItems(of: try await resolve(writer), model: model, target: target)
     }
 
     /// Input types built from SDL re-derive their fields from the AST on every access (the

@@ -87,14 +87,37 @@ struct RequestExecutor: Sendable {
         guard result.errors.isEmpty else { return nil }
         guard !pages.isEmpty else { return (Self.body(data: result.data, errors: [], scope: scope), []) }
         var splices: [ResponseJSON.Splice] = []
+        var errors: [Map] = []
         for page in pages {
-            guard let items = await schema.projection.project(page) else { return nil }
-            splices.append(ResponseJSON.Splice(path: ["data", page.rootKey, page.itemsKey], json: items))
+            let array: ProjectedArray
+            switch page.content {
+            case .projected(let written):
+                array = written
+            case .items(let items):
+                guard let projected = await schema.projection.project(items, of: page.model, onto: page.target) else {
+                    return nil
+                }
+                array = projected
+            }
+            let path = [page.target.rootKey, page.target.itemsKey]
+            splices.append(ResponseJSON.Splice(path: ["data"] + path, json: array.bytes))
+            errors += array.nulledItems.map { Self.nullInNonNullError($0, model: array.model, path: path) }
         }
-        return (Self.body(data: result.data, errors: [], scope: scope), splices)
+        return (Self.body(data: result.data, errors: errors, scope: scope), splices)
     }
 
     // MARK: - Error shapes
+
+    /// AppSync's error for a non-null field without a value; the item it belongs to is null.
+    static func nullInNonNullError(_ nulled: ProjectedArray.NulledItem, model: String, path: [String]) -> Map {
+        let elements: [Map] = path.map(Map.string) + [.int(nulled.index), .string(nulled.key)]
+        let slashed = path.joined(separator: "/") + "/\(nulled.index)/\(nulled.key)"
+        return .dictionary([
+            "path": .array(elements),
+            "locations": .null,
+            "message": .string("Cannot return null for non-nullable type: '\(nulled.type)' within parent '\(model)' (/\(slashed))"),
+        ])
+    }
 
     static func body(data: Map?, errors: [Map], scope: RequestScope? = nil) -> Map {
         var body = OrderedDictionary<String, Map>()

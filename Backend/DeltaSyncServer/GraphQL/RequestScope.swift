@@ -23,37 +23,57 @@ final class RequestScope: Sendable {
 
     var deferred: [DeferredPage] { pages.withLockedValue { $0 } }
 
-    /// Returns `connection` with its items moved aside when the request defers items and the
-    /// field is a root field whose `items` selection can be found; otherwise unchanged.
-    func deferItems(of connection: [String: any Sendable], model: Model, info: GraphQLResolveInfo)
-        -> [String: any Sendable]
-    {
-        guard defersItems, info.path.elements.count == 1, case .key(let rootKey) = info.path.elements[0].indexPathValue,
-            let items = connection["items"] as? [ItemObject?]
-        else { return connection }
+    /// Where a root connection field's items go when the request defers them: `nil` when it
+    /// does not, or the field is not a root field with one plain `items` selection.
+    func itemsTarget(_ info: GraphQLResolveInfo) -> ItemsTarget? {
+        guard defersItems, info.path.elements.count == 1, case .key(let rootKey) = info.path.elements[0].indexPathValue
+        else { return nil }
         let itemsFields = info.fieldASTs.flatMap { $0.selectionSet?.selections ?? [] }.compactMap { $0 as? GraphQL.Field }
             .filter { $0.name.value == "items" }
         guard itemsFields.count == 1, let itemsField = itemsFields.first, let selection = itemsField.selectionSet,
             itemsField.directives.isEmpty
-        else { return connection }
-        deferPage(
-            DeferredPage(
-                rootKey: rootKey, itemsKey: itemsField.alias?.value ?? "items", model: model,
-                items: items.compactMap { $0?.item }, selection: selection, fragments: info.fragments))
+        else { return nil }
+        return ItemsTarget(
+            rootKey: rootKey, itemsKey: itemsField.alias?.value ?? "items", selection: selection, fragments: info.fragments)
+    }
+
+    /// Returns `connection` with its items (objects or a ``ProjectedArray``) moved aside.
+    func deferItems(of connection: [String: any Sendable], model: Model, target: ItemsTarget) -> [String: any Sendable] {
+        let content: DeferredPage.Content
+        if let projected = connection["items"] as? ProjectedArray {
+            content = .projected(projected)
+        } else if let items = connection["items"] as? [ItemObject?] {
+            content = .items(items.compactMap { $0?.item })
+        } else {
+            return connection
+        }
+        deferPage(DeferredPage(target: target, model: model, content: content))
         var emptied = connection
         emptied["items"] = [ItemObject?]()
         return emptied
     }
 }
 
-/// A root connection's items, to be projected onto `selection` and put back at
-/// `data.<rootKey>.<itemsKey>`.
-struct DeferredPage: @unchecked Sendable {
+/// Where a root connection's items belong: `data.<rootKey>.<itemsKey>`, projected onto
+/// `selection`.
+struct ItemsTarget: @unchecked Sendable {
     let rootKey: String
     let itemsKey: String
-    let model: Model
-    let items: [Item]
     // AST nodes are immutable values of the parsed request; they are only read.
     let selection: SelectionSet
     let fragments: [String: FragmentDefinition]
+}
+
+/// A root connection's items, to be put back at their ``ItemsTarget``.
+struct DeferredPage: Sendable {
+    enum Content: Sendable {
+        /// Items for ``ItemProjection`` to project.
+        case items([Item])
+        /// Items the resolver already wrote.
+        case projected(ProjectedArray)
+    }
+
+    let target: ItemsTarget
+    let model: Model
+    let content: Content
 }

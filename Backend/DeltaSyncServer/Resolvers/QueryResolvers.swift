@@ -24,7 +24,9 @@ struct QueryResolvers: Sendable {
     }
 
     /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
-    func list(_ model: Model, args: Map, queryName: String) async throws -> [String: any Sendable] {
+    func list(
+        _ model: Model, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+    ) async throws -> [String: any Sendable] {
         let key = model.primaryKey
         let access: ItemQuery.Access
         if let partition = args.argument(key.partitionField), !partition.isNull {
@@ -35,17 +37,19 @@ struct QueryResolvers: Sendable {
             }
             access = .scan
         }
-        return try await page(model, access: access, args: args, queryName: queryName)
+        return try await page(model, access: access, args: args, queryName: queryName, writer: writer)
     }
 
     /// A `queryField` of an `@index`.
-    func indexQuery(_ model: Model, index: Index, args: Map, queryName: String) async throws -> [String: any Sendable] {
+    func indexQuery(
+        _ model: Model, index: Index, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+    ) async throws -> [String: any Sendable] {
         guard let partition = args.argument(index.partitionField), !partition.isNull else {
             throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
         }
         let access = ItemQuery.Access.index(
             index.name, partition: partition, sortKey: try sortKeyCondition(index.sortKeyFields, args: args))
-        return try await page(model, access: access, args: args, queryName: queryName)
+        return try await page(model, access: access, args: args, queryName: queryName, writer: writer)
     }
 
     /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key.
@@ -95,7 +99,8 @@ struct QueryResolvers: Sendable {
     // MARK: - Paging
 
     func page(
-        _ model: Model, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil
+        _ model: Model, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
+        writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> [String: any Sendable] {
         let limit = try Self.limit(args, default: Self.defaultLimit, max: nil)
         let after = try args.argument("nextToken")?.stringValue.map {
@@ -109,9 +114,9 @@ struct QueryResolvers: Sendable {
             after: after,
             descending: descending
         )
-        let result = try await environment.store.read { tx in try tx.query(model, query) }
-        var connection: [String: any Sendable] = ["items": result.items.map { ItemObject(item: $0) as ItemObject? }]
-        if let last = result.lastEvaluated {
+        let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
+        var connection: [String: any Sendable] = ["items": result.connectionItems]
+        if let last = result.end.lastEvaluated {
             connection["nextToken"] = environment.tokens.encode(.init(query: queryName, cursor: last))
         }
         return connection

@@ -14,9 +14,12 @@ struct SyncResolvers: Sendable {
     static let defaultLimit = 100
     static let maxLimit = 1000
 
-    func sync(_ model: Model, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?) async throws
-        -> [String: any Sendable]
-    {
+    /// - Parameter writer: writes a base page's items as JSON while they are read (see
+    ///   ``ResolvedPage``); `nil` to hand them to the executor.
+    func sync(
+        _ model: Model, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?,
+        writer: ItemProjection.ItemArrayWriter?
+    ) async throws -> [String: any Sendable] {
         let queryName = info.fieldName
         let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: Self.maxLimit)
         let token = try args.argument("nextToken")?.stringValue.map {
@@ -37,19 +40,19 @@ struct SyncResolvers: Sendable {
             startedAt = try await environment.store.write { tx in try tx.stampChange(now: now) }
         }
 
-        let page: ItemPage
+        let page: ResolvedPage
         var plan: [String: JSONValue] = ["path": .array(info.path.elements.map(Self.pathElement))]
         if useDelta {
             let since = token?.since ?? lastSync ?? 0
             let query = DeltaQuery(since: since, filter: filter, limit: limit, after: token?.cursor)
-            page = try await environment.store.read { tx in try tx.deltas(model, query) }
+            page = ResolvedPage(try await environment.store.read { tx in try tx.deltas(model, query) })
             plan["source"] = "delta"
             plan["access"] = "query"
             plan["index"] = "changedAt"
         } else {
             let access = SelectiveSyncPlan.access(for: model, filter: filterInput)
             let query = ItemQuery(access: access, filter: filter, limit: limit, after: token?.cursor)
-            page = try await environment.store.read { tx in try tx.query(model, query) }
+            page = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
             plan["source"] = "base"
             switch access {
             case .scan:
@@ -60,21 +63,21 @@ struct SyncResolvers: Sendable {
                 plan["index"] = .string(name ?? "primary")
             }
         }
-        plan["scanned"] = .int(page.scanned)
+        plan["scanned"] = .int(page.end.scanned)
         plans?.record(.object(plan))
         environment.logger.debug(
             "sync plan",
             metadata: [
                 "field": "\(queryName)", "source": "\(plan["source"]?.stringValue ?? "")",
                 "access": "\(plan["access"]?.stringValue ?? "")", "index": "\(plan["index"]?.stringValue ?? "-")",
-                "scanned": "\(page.scanned)",
+                "scanned": "\(page.end.scanned)",
             ])
 
         var connection: [String: any Sendable] = [
-            "items": page.items.map { ItemObject(item: $0) as ItemObject? },
+            "items": page.connectionItems,
             "startedAt": startedAt,
         ]
-        if let last = page.lastEvaluated {
+        if let last = page.end.lastEvaluated {
             connection["nextToken"] = environment.tokens.encode(
                 .init(
                     query: queryName, cursor: last, startedAt: startedAt,

@@ -13,16 +13,15 @@ struct SQLiteTransaction: ItemWriteTransaction {
     func get(_ model: Model, key: Item) throws -> Item? {
         let table = try catalog.table(for: model)
         let statement = try db.cachedStatement(sql: table.selectByKeySQL)
-        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(table.keyArguments(key))) else {
-            return nil
-        }
-        return table.item(from: row)
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(table.keyArguments(key)))
+        guard try rows.next() != nil else { return nil }
+        return table.item(from: statement)
     }
 
     /// Reads up to `limit + 1` rows in order: the first `limit` make the page (filtered by the
     /// SQL-compiled predicate, evaluated in the same statement), the extra one only tells
     /// whether a next page exists.
-    func query(_ model: Model, _ query: ItemQuery) throws -> ItemPage {
+    func query(_ model: Model, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd {
         let table = try catalog.table(for: model)
         guard query.limit >= 1 else {
             throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
@@ -45,7 +44,9 @@ struct SQLiteTransaction: ItemWriteTransaction {
             rows, limit: query.limit,
             // The filter is never NULL by construction; reading it as optional keeps a slip
             // from crashing the server (GRDB traps on NULL read as Bool).
-            evaluate: { row in (row[matchIndex] as Bool?) == true ? table.item(from: row) : nil },
+            evaluate: { row in
+                if (row[matchIndex] as Bool?) == true { try body(table.item(from: statement)) }
+            },
             position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
     }
 

@@ -36,8 +36,25 @@ public protocol ItemReadTransaction: SyncLogReader {
     /// composite key), or `nil`.
     func get(_ model: Model, key: Item) throws -> Item?
 
+    /// One page of a scan or index query, each item that passes the filter handed to `body`
+    /// as it is read instead of being collected: a caller that turns items into something
+    /// else (JSON) does it while the item is still in the CPU cache.
+    ///
+    ///     var titles: [String] = []
+    ///     let end = try tx.query(post, ItemQuery(limit: 50)) { item in
+    ///         titles.append(item["title"]?.stringValue ?? "")
+    ///     }
+    ///     // end.lastEvaluated: pass it as the next query's `after`.
+    func query(_ model: Model, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd
+}
+
+extension ItemReadTransaction {
     /// One page of a scan or index query.
-    func query(_ model: Model, _ query: ItemQuery) throws -> ItemPage
+    public func query(_ model: Model, _ query: ItemQuery) throws -> ItemPage {
+        var items: [Item] = []
+        let end = try self.query(model, query) { items.append($0) }
+        return ItemPage(items: items, lastEvaluated: end.lastEvaluated, scanned: end.scanned)
+    }
 }
 
 /// Writing inside a transaction.
@@ -92,6 +109,20 @@ public enum SortKeyCondition: Sendable, Equatable {
     case between([JSONValue], [JSONValue])
     /// The last given value is a string prefix; the ones before it match exactly.
     case beginsWith([JSONValue])
+}
+
+/// Where a page read stopped.
+public struct PageEnd: Sendable, Equatable {
+    /// Where the next page starts, or `nil` when nothing is left. Opaque to callers: pass it
+    /// back as ``ItemQuery/after``.
+    public var lastEvaluated: [JSONValue]?
+    /// How many items were read to produce this page (before the filter).
+    public var scanned: Int
+
+    public init(lastEvaluated: [JSONValue]?, scanned: Int) {
+        self.lastEvaluated = lastEvaluated
+        self.scanned = scanned
+    }
 }
 
 /// One page of items.

@@ -90,14 +90,16 @@ extension JSONValue: Codable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
+        } else if let s = try? container.decode(String.self) {
+            // Strings first: they are most values, and every failed attempt costs a thrown
+            // error with its coding path.
+            self = .string(s)
         } else if let b = try? container.decode(Bool.self) {
             self = .bool(b)
         } else if let i = try? container.decode(Int.self) {
             self = .int(i)
         } else if let d = try? container.decode(Double.self) {
             self = .double(d)
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
         } else if let a = try? container.decode([JSONValue].self) {
             self = .array(a)
         } else {

@@ -4,13 +4,12 @@ import GRDB
 /// Reads one page from a cursor that was asked for `limit + 1` rows: DynamoDB's `Limit` counts
 /// rows evaluated, the extra row only tells whether a next page exists.
 enum PageReader {
-    /// - Parameter evaluate: the row's item if it passes the filter (`nil` otherwise).
+    /// - Parameter evaluate: hands the row's item to the page's consumer if it passes the filter.
     /// - Parameter position: the row's resume cursor (called for the last evaluated row only;
     ///   GRDB reuses one `Row` per step, so it must copy values out).
     static func read(
-        _ rows: RowCursor, limit: Int, evaluate: (Row) throws -> Item?, position: (Row) throws -> [JSONValue]
-    ) throws -> ItemPage {
-        var items: [Item] = []
+        _ rows: RowCursor, limit: Int, evaluate: (Row) throws -> Void, position: (Row) throws -> [JSONValue]
+    ) throws -> PageEnd {
         var scanned = 0
         var last: [JSONValue]?
         var hasMore = false
@@ -20,9 +19,9 @@ enum PageReader {
                 break
             }
             scanned += 1
-            if let item = try evaluate(row) { items.append(item) }
+            try evaluate(row)
             if scanned == limit { last = try position(row) }
         }
-        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+        return PageEnd(lastEvaluated: hasMore ? last : nil, scanned: scanned)
     }
 }

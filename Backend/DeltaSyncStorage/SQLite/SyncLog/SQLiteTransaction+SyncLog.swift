@@ -81,16 +81,18 @@ extension SQLiteTransaction {
         let realFields = table.columns.filter { $0.kind == .real }.map(\.name)
         let filtered = query.filter != .all
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        return try PageReader.read(
+        var items: [Item] = []
+        let end = try PageReader.read(
             rows, limit: query.limit,
             evaluate: { row in
                 var item = try Self.decodeObject(row[2], model: model.name)
                 for name in realFields {
                     if case .int(let i) = item[name] { item[name] = .double(Double(i)) }
                 }
-                return !filtered || query.filter.matches(item) ? item : nil
+                if !filtered || query.filter.matches(item) { items.append(item) }
             },
             position: { row in [.int(row[1]), .int(row[0])] })
+        return ItemPage(items: items, lastEvaluated: end.lastEvaluated, scanned: end.scanned)
     }
 
     func conflicts(model: String?, limit: Int) throws -> [ConflictRecord] {

@@ -103,17 +103,21 @@ enum ColumnKind: Sendable, Equatable {
         case .double(let d):
             return .double(d)
         case .string(let s):
-            switch self {
-            case .list:
-                if let parsed = try? JSONValue(parsing: s), case .array = parsed { return parsed }
-                return .string(s)
-            case .object:
-                if let parsed = try? JSONValue(parsing: s), case .object = parsed { return parsed }
-                return .string(s)
-            default:
-                return .string(s)
-            }
+            return decode(text: s)
         }
+    }
+
+    /// The JSON value of stored text: lists and objects are JSON text, anything else a string.
+    func decode(text: String) -> JSONValue {
+        switch self {
+        case .list:
+            if let parsed = try? JSONValue(parsing: text), case .array = parsed { return parsed }
+        case .object:
+            if let parsed = try? JSONValue(parsing: text), case .object = parsed { return parsed }
+        default:
+            break
+        }
+        return .string(text)
     }
 }
 

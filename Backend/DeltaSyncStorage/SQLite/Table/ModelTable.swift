@@ -2,6 +2,12 @@ import DeltaSyncCore
 import DeltaSyncSchema
 import GRDB
 
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
 /// The SQLite table of one model: its columns, keys and indexes, and the statements every
 /// transaction reuses. Built once when the store opens.
 struct ModelTable: Sendable {
@@ -110,13 +116,31 @@ struct ModelTable: Sendable {
 
     // MARK: - Values
 
-    /// The item a row holds: every non-null column, decoded by its kind.
-    /// `row` must start with the columns of ``selectList``.
-    func item(from row: Row) -> Item {
+    /// The item of the row `statement` is stepped on: every non-null column, decoded by its
+    /// kind. The statement's result must start with the columns of ``selectList``.
+    ///
+    /// Reads the columns with SQLite's C API: base sync pages decode a thousand rows per
+    /// request, and going through `DatabaseValue` for each column was half the cost of a page.
+    func item(from statement: Statement) -> Item {
+        let handle = statement.sqliteStatement
         var item = Item(minimumCapacity: columns.count)
         for (i, column) in columns.enumerated() {
-            let value = column.kind.decode(row[i])
-            if !value.isNull { item[column.name] = value }
+            let index = Int32(i)
+            switch sqlite3_column_type(handle, index) {
+            case SQLITE_INTEGER:
+                let value = sqlite3_column_int64(handle, index)
+                item[column.name] = column.kind == .boolean ? .bool(value != 0) : .int(Int(value))
+            case SQLITE_FLOAT:
+                item[column.name] = .double(sqlite3_column_double(handle, index))
+            case SQLITE_TEXT:
+                guard let text = sqlite3_column_text(handle, index) else { continue }
+                let count = Int(sqlite3_column_bytes(handle, index))
+                let string = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+                item[column.name] = column.kind.decode(text: string)
+            default:
+                // NULL, and blobs, which nothing in this store writes.
+                continue
+            }
         }
         return item
     }
