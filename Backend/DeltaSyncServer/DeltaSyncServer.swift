@@ -5,6 +5,7 @@ import Foundation
 import GraphQL
 import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -30,6 +31,7 @@ public struct DeltaSyncServer: Sendable {
     /// The key clients send as `x-api-key`: the configured one or a generated `da2-...` key.
     public let apiKey: String
     let executor: RequestExecutor
+    let realtime: RealtimeEndpoint
     let store: any ItemStore
     let expiry: ExpiryService
     let logger: Logger
@@ -59,7 +61,14 @@ public struct DeltaSyncServer: Sendable {
         let environment = ResolverEnvironment(
             schema: project.schema, store: store, tokens: .random(), clock: configuration.clock, sync: sync,
             logger: self.logger)
-        executor = RequestExecutor(schema: try ExecutableSchema(schema: project.schema, environment: environment))
+        let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
+        let executor = RequestExecutor(
+            schema: try ExecutableSchema(schema: project.schema, environment: environment),
+            events: LocalEventFanOut(subscribers: subscribers))
+        self.executor = executor
+        realtime = RealtimeEndpoint(
+            configuration: configuration.realtime, apiKey: apiKey,
+            starts: SubscriptionStart(executor: executor, apiKey: apiKey), registry: subscribers, logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: configuration.clock, logger: self.logger)
@@ -87,7 +96,7 @@ public struct DeltaSyncServer: Sendable {
 
     // MARK: - Serving
 
-    /// The Hummingbird application: `/graphql`, `/health`, CORS.
+    /// The Hummingbird application: `/graphql` (HTTP and the realtime WebSocket), `/health`, CORS.
     public func application(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -109,8 +118,14 @@ public struct DeltaSyncServer: Sendable {
         GraphQLRoutes(executor: executor, authenticator: authenticator, maxBodyBytes: configuration.maxRequestBodyBytes)
             .add(to: router)
         AdminRoutes(store: store, authenticator: authenticator).add(to: router)
+        let realtime = self.realtime
+        // Events up to the realtime limit go out as one frame.
+        let frameSize = max(1 << 16, configuration.realtime.maxEventBytes + 4096)
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: frameSize))) { request, channel, _ in
+                realtime.shouldUpgrade(request, channel: channel)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
             services: [expiry],
             onServerRunning: onServerRunning,

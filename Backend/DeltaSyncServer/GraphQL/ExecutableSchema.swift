@@ -11,10 +11,13 @@ struct ExecutableSchema: Sendable {
     let graphQL: GraphQLSchema
     let sdl: String
     let projection: ItemProjection
+    /// Each subscription field's triggering mutations, from `@aws_subscribe(mutations:)`.
+    let subscriptionTriggers: [String: [String]]
 
     init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
         sdl = schema.appSyncSDL()
         graphQL = try buildSchema(source: sdl)
+        subscriptionTriggers = try Self.subscriptionTriggers(sdl)
         AWSScalars.install(in: graphQL)
         try Self.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
@@ -98,6 +101,19 @@ struct ExecutableSchema: Sendable {
         }
         let writer = projection.writer(for: model, selection: target.selection, fragments: target.fragments)
         return scope.deferItems(of: try await resolve(writer), model: model, target: target)
+    }
+
+    private static func subscriptionTriggers(_ sdl: String) throws -> [String: [String]] {
+        var triggers: [String: [String]] = [:]
+        let document = try parse(source: Source(body: sdl, name: "AppSync schema"))
+        for case let type as ObjectTypeDefinition in document.definitions where type.name.value == "Subscription" {
+            for field in type.fields {
+                let mutations = field.directives.first { $0.name.value == "aws_subscribe" }?
+                    .arguments.first { $0.name.value == "mutations" }?.value as? ListValue
+                triggers[field.name.value] = mutations?.values.compactMap { ($0 as? StringValue)?.value } ?? []
+            }
+        }
+        return triggers
     }
 
     /// Input types built from SDL re-derive their fields from the AST on every access (the

@@ -7,6 +7,8 @@ import OrderedCollections
 /// of each error, not under `extensions`.
 struct RequestExecutor: Sendable {
     let schema: ExecutableSchema
+    /// Where mutations' results go for subscribers.
+    let events: (any EventFanOut)?
     /// Clients send the same few operations over and over; parsing and validating each once
     /// roughly halves the cost of a small mutation.
     let documents = ValidatedDocumentCache(capacity: 512)
@@ -18,23 +20,35 @@ struct RequestExecutor: Sendable {
         return ResponseJSON.bytes(body, splices: splices)
     }
 
+    /// The parsed and validated document of a query, or the errors in AppSync's shape.
+    func document(_ query: String) -> Result<Document, DocumentErrors> {
+        if let cached = documents[query] { return .success(cached) }
+        let document: Document
+        do {
+            document = try parse(source: Source(body: query, name: "GraphQL request"))
+        } catch let error as GraphQLError {
+            return .failure(DocumentErrors(errors: [Self.syntaxError(error)]))
+        } catch {
+            return .failure(DocumentErrors(errors: [Self.plainError("Invalid Syntax : \(error)")]))
+        }
+        let validationErrors = validate(schema: schema.graphQL, ast: document)
+        guard validationErrors.isEmpty else {
+            return .failure(DocumentErrors(errors: validationErrors.map(Self.validationError)))
+        }
+        documents[query] = document
+        return .success(document)
+    }
+
+    struct DocumentErrors: Error, @unchecked Sendable {
+        // Maps of strings and numbers only.
+        let errors: [Map]
+    }
+
     private func respond(_ request: GraphQLRequest, explain: Bool) async -> (Map, [ResponseJSON.Splice]) {
         let document: Document
-        if let cached = documents[request.query] {
-            document = cached
-        } else {
-            do {
-                document = try parse(source: Source(body: request.query, name: "GraphQL request"))
-            } catch let error as GraphQLError {
-                return (Self.body(data: nil, errors: [Self.syntaxError(error)]), [])
-            } catch {
-                return (Self.body(data: nil, errors: [Self.plainError("Invalid Syntax : \(error)")]), [])
-            }
-            let validationErrors = validate(schema: schema.graphQL, ast: document)
-            guard validationErrors.isEmpty else {
-                return (Self.body(data: nil, errors: validationErrors.map(Self.validationError)), [])
-            }
-            documents[request.query] = document
+        switch self.document(request.query) {
+        case .success(let parsed): document = parsed
+        case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [])
         }
         let operations = document.definitions.compactMap { $0 as? OperationDefinition }
         let operation = request.operationName.flatMap { name in operations.first { $0.name?.value == name } }
@@ -56,6 +70,17 @@ struct RequestExecutor: Sendable {
             }
             let scope = RequestScope(explain: explain, defersItems: false)
             let result = try await run(request, document: document, scope: scope)
+            if let events, let operation {
+                let fragments = Dictionary(
+                    document.definitions.compactMap { $0 as? FragmentDefinition }.map { ($0.name.value, $0) },
+                    uniquingKeysWith: { first, _ in first })
+                for event in MutationEvent.events(
+                    of: operation, data: result.data, fragments: fragments, variables: request.variables,
+                    schema: schema.projection.schema, mutationType: schema.graphQL.mutationType)
+                {
+                    events.publish(event)
+                }
+            }
             return (Self.body(data: result.data, errors: result.errors.map(Self.executionError), scope: scope), [])
         } catch let error as GraphQLError {
             return (Self.body(data: nil, errors: [Self.executionError(error)]), [])

@@ -53,6 +53,19 @@ public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, Expressibl
     public static let malformedHttpRequest: Self = "MalformedHttpRequestException"
     public static let unsupportedOperation: Self = "UnsupportedOperation"
     public static let internalFailure: Self = "InternalFailure"
+
+    // Realtime WebSocket errors.
+
+    /// A connection asked for more subscriptions than its quota.
+    public static let maxSubscriptionsReached: Self = "MaxSubscriptionsReachedError"
+    /// A `start` reused the id of a subscription still active on the connection.
+    public static let duplicatedOperation: Self = "DuplicatedOperationError"
+    /// A subscription filter over AppSync's limits, or a malformed one.
+    public static let filterValidation: Self = "FilterValidationError"
+    /// A frame that is not a protocol message.
+    public static let malformedMessage: Self = "MalformedMessage"
+    /// A subscriber fell too far behind and was disconnected.
+    public static let limitExceeded: Self = "LimitExceededError"
 }
 
 extension AppSyncError {

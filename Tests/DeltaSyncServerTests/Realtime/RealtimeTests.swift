@@ -1,0 +1,260 @@
+import DeltaSyncCore
+import DeltaSyncServer
+import Foundation
+import HTTPTypes
+import Testing
+
+/// AppSync's realtime protocol over a real socket: auth carriers, the message flow, events,
+/// filters, errors and limits.
+@Suite struct RealtimeTests {
+    /// Runs `body` with a started server and its URLs.
+    static func withServer(
+        configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (Live) async throws -> Void
+    ) async throws {
+        let server = try TestServer(configure: configure).server
+        let running = try await server.start()
+        do {
+            try await body(Live(running: running))
+        } catch {
+            await running.stop()
+            throw error
+        }
+        await running.stop()
+    }
+
+    struct Live {
+        let running: RunningServer
+        var wsURL: String { "ws://127.0.0.1:\(running.port)/graphql" }
+
+        func client(path: String = "/graphql", query: String = "", headers: HTTPFields? = nil, extraProtocols: [String] = [], reads: Bool = true)
+            -> RealtimeTestClient
+        {
+            let defaultHeaders: HTTPFields = [HTTPField.Name("x-api-key")!: TestServer.apiKey]
+            return RealtimeTestClient(
+                url: "ws://127.0.0.1:\(running.port)\(path)\(query)", headers: headers ?? defaultHeaders,
+                extraProtocols: extraProtocols, reads: reads)
+        }
+
+        /// A connected, acknowledged client.
+        func connected() async throws -> RealtimeTestClient {
+            let client = client()
+            _ = try await client.initialize()
+            return client
+        }
+
+        func mutate(_ query: String, _ variables: JSONValue = [:]) async throws -> JSONValue {
+            try await LiveHTTP.graphQL(running.graphQLURL, query, variables)
+        }
+    }
+
+    static func base64(_ json: JSONValue, urlSafe: Bool, padded: Bool) -> String {
+        var text = Data(json.jsonText.utf8).base64EncodedString()
+        if urlSafe { text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+        if !padded { text = text.replacingOccurrences(of: "=", with: "") }
+        return text
+    }
+
+    static let onCreatePost = "subscription { onCreatePost { __typename id title rating body } }"
+    static let createPost = "mutation($i: CreatePostInput!) { createPost(input: $i) { id title rating _version } }"
+
+    // MARK: - Handshake and auth
+
+    @Test func eachAuthCarrierIsAcknowledgedWithATimeout() async throws {
+        try await Self.withServer { live in
+            // "?/+" in the header make standard and URL-safe base64 differ.
+            let header: JSONValue = ["host": "localhost:20002", "x-api-key": .string(TestServer.apiKey), "x-pad": "??>>"]
+            let carriers: [RealtimeTestClient] = [
+                live.client(query: "?header=\(Self.base64(header, urlSafe: false, padded: true))&payload=e30=", headers: [:]),
+                live.client(path: "/graphql/realtime", query: "?header=\(Self.base64(header, urlSafe: true, padded: false))&payload=e30=", headers: [:]),
+                live.client(headers: [:], extraProtocols: ["header-\(Self.base64(header, urlSafe: true, padded: false))"]),
+                live.client(),
+            ]
+            for client in carriers {
+                let ack = try await client.initialize()
+                #expect(ack["payload"]["connectionTimeoutMs"] == 300_000)
+                _ = await client.close()
+            }
+        }
+    }
+
+    @Test func aWrongKeyGetsConnectionErrorAndIsNeverAcknowledged() async throws {
+        try await Self.withServer { live in
+            let header: JSONValue = ["host": "localhost", "x-api-key": "da2-wrong"]
+            for client in [
+                live.client(query: "?header=\(Self.base64(header, urlSafe: false, padded: true))&payload=e30=", headers: [:]),
+                live.client(headers: [HTTPField.Name("x-api-key")!: "da2-wrong"]),
+                live.client(headers: [:]),
+            ] {
+                client.send(["type": "connection_init"])
+                let error = try await client.next("connection_error")
+                #expect(error["payload"]["errors"][0]["errorType"] == "UnauthorizedException")
+                #expect(error["payload"]["errors"][0]["errorCode"] == 401)
+                let close = try await client.closed()
+                #expect(close?.closeCode == .policyViolation)
+            }
+        }
+    }
+
+    // MARK: - Messages
+
+    @Test func startAckDataStopComplete() async throws {
+        try await Self.withServer { live in
+            let client = try await live.connected()
+            client.start(id: "1", query: Self.onCreatePost)
+            #expect(try await client.next("start_ack") == ["type": "start_ack", "id": "1"])
+
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "p1", "blogID": "b1", "title": "Hello", "rating": 5, "body": "not selected"]])
+            let data = try await client.next("data")
+            #expect(data["id"] == "1")
+            // `body` was not selected by the mutation: it arrives as null.
+            #expect(data["payload"] == ["data": ["onCreatePost": ["__typename": "Post", "id": "p1", "title": "Hello", "rating": 5, "body": nil]]])
+
+            client.send(["type": "stop", "id": "1"])
+            #expect(try await client.next("complete") == ["type": "complete", "id": "1"])
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "p2", "blogID": "b1", "title": "After stop"]])
+            // Another subscription proves the event went out, and the stopped one got nothing.
+            client.start(id: "2", query: Self.onCreatePost)
+            _ = try await client.next("start_ack")
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "p3", "blogID": "b1", "title": "Third"]])
+            let next = try await client.next("data")
+            #expect(next["id"] == "2")
+            #expect(next["payload"]["data"]["onCreatePost"]["id"] == "p3")
+            _ = await client.close()
+        }
+    }
+
+    @Test func aNonNullFieldTheMutationDidNotSelectIsAnError() async throws {
+        try await Self.withServer { live in
+            let client = try await live.connected()
+            client.start(id: "x", query: "subscription { onCreatePost { id status } }")
+            _ = try await client.next("start_ack")
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "p1", "blogID": "b1", "title": "T"]])
+            let data = try await client.next("data")
+            #expect(data["payload"]["data"] == ["onCreatePost": nil])
+            #expect(
+                data["payload"]["errors"][0]["message"]
+                    == "Cannot return null for non-nullable type: 'PostStatus' within parent 'Post' (/onCreatePost/status)")
+            _ = await client.close()
+        }
+    }
+
+    @Test func filtersSelectEvents() async throws {
+        try await Self.withServer { live in
+            let client = try await live.connected()
+            client.start(
+                id: "f", query: "subscription($f: ModelSubscriptionPostFilterInput) { onCreatePost(filter: $f) { id } }",
+                variables: ["f": ["or": [["rating": ["gt": 3]], ["title": ["beginsWith": "Wanted"], "rating": ["in": [1, 2]]]]]])
+            _ = try await client.next("start_ack")
+            let posts: [(String, String, Int)] = [
+                ("a", "x", 5), ("b", "x", 1), ("c", "Wanted: c", 2), ("d", "Wanted: d", 3), ("e", "y", 4),
+            ]
+            for (id, title, rating) in posts {
+                _ = try await live.mutate(Self.createPost, ["i": ["id": .string(id), "blogID": "b1", "title": .string(title), "rating": .int(rating)]])
+            }
+            var received: [String] = []
+            for _ in 0..<3 { received.append(try await client.next("data")["payload"]["data"]["onCreatePost"]["id"].stringValue ?? "") }
+            #expect(received == ["a", "c", "e"])
+            _ = await client.close()
+        }
+    }
+
+    @Test func startErrorsCarryTheSubscriptionID() async throws {
+        try await Self.withServer(configure: { $0.realtime.maxSubscriptionsPerConnection = 2 }) { live in
+            let client = try await live.connected()
+
+            client.start(id: "bad-key", query: Self.onCreatePost, apiKey: "da2-wrong")
+            var error = try await client.next("error")
+            #expect(error["id"] == "bad-key")
+            #expect(error["payload"]["errors"][0]["errorType"] == "UnauthorizedException")
+
+            client.start(id: "invalid", query: "subscription { onCreatePost { nope } }")
+            error = try await client.next("error")
+            #expect(error["id"] == "invalid")
+            #expect(error["payload"]["errors"][0]["message"].stringValue?.contains("FieldUndefined") == true)
+
+            let tooMany: JSONValue = ["and": [
+                ["id": ["eq": "1"]], ["title": ["eq": "t"]], ["body": ["eq": "b"]], ["rating": ["eq": 1]],
+                ["views": ["eq": 1.5]], ["status": ["eq": "DRAFT"]],
+            ]]
+            client.start(
+                id: "limits", query: "subscription($f: ModelSubscriptionPostFilterInput) { onCreatePost(filter: $f) { id } }",
+                variables: ["f": tooMany])
+            error = try await client.next("error")
+            #expect(error["id"] == "limits")
+            #expect(error["payload"]["errors"][0]["errorType"] == "FilterValidationError")
+
+            client.start(id: "1", query: Self.onCreatePost)
+            _ = try await client.next("start_ack")
+            client.start(id: "1", query: Self.onCreatePost)
+            error = try await client.next("error")
+            #expect(error["id"] == "1")
+            #expect(error["payload"]["errors"][0]["errorType"] == "DuplicatedOperationError")
+
+            client.start(id: "2", query: Self.onCreatePost)
+            _ = try await client.next("start_ack")
+            client.start(id: "3", query: Self.onCreatePost)
+            error = try await client.next("error")
+            #expect(error["id"] == "3")
+            #expect(error["payload"]["errors"][0] == ["errorType": "MaxSubscriptionsReachedError", "message": "Max number of 2 subscriptions reached"])
+            _ = await client.close()
+        }
+    }
+
+    @Test func unknownTypesAndGarbageGetAnErrorWithoutID() async throws {
+        try await Self.withServer { live in
+            let client = try await live.connected()
+            client.send(["type": "subscribe", "id": "1", "payload": [:]])
+            var error = try await client.next("error")
+            #expect(error == ["type": "error", "payload": ["errors": [["errorType": "UnsupportedOperation", "message": "subscribe not supported through the realtime channel"]]]])
+            client.sendRaw("{not json")
+            error = try await client.next("error")
+            #expect(error["id"] == nil)
+            #expect(error["payload"]["errors"][0]["errorType"] == "MalformedMessage")
+            _ = await client.close()
+        }
+    }
+
+    @Test func keepAliveArrivesAtTheConfiguredInterval() async throws {
+        try await Self.withServer(configure: { $0.realtime.keepAliveInterval = .milliseconds(50) }) { live in
+            let client = try await live.connected()
+            for _ in 0..<3 { #expect(try await client.next(timeout: .seconds(5)) == ["type": "ka"]) }
+            _ = await client.close()
+        }
+    }
+
+    @Test func connectionsAreClosedAtTheirLifetime() async throws {
+        try await Self.withServer(configure: { $0.realtime.maxConnectionDuration = .milliseconds(200) }) { live in
+            let client = try await live.connected()
+            let close = try await client.closed()
+            #expect(close?.closeCode == .normalClosure)
+        }
+    }
+
+    /// A subscriber that stops reading is disconnected once its queue is full; mutations and
+    /// the other subscriber carry on.
+    @Test(.timeLimit(.minutes(1))) func aSlowSubscriberIsDisconnectedWithoutSlowingOthers() async throws {
+        try await Self.withServer(configure: { $0.realtime.outboundQueueLimit = 4 }) { live in
+            let query = "subscription { onCreatePost { id body } }"
+            let fast = try await live.connected()
+            fast.start(id: "fast", query: query)
+            _ = try await fast.next("start_ack")
+            let stalled = try await StalledSubscriber.connect(port: live.running.port, apiKey: TestServer.apiKey, query: query)
+
+            // 150 events of 200 KB: far more than the socket buffers and the 4-message queue hold.
+            let body = String(repeating: "x", count: 200_000)
+            for n in 0..<150 {
+                let reply = try await live.mutate(
+                    "mutation($i: CreatePostInput!) { createPost(input: $i) { id body } }",
+                    ["i": ["id": .string("p\(n)"), "blogID": "b1", "title": "t", "body": .string(body)]])
+                #expect(reply["errors"] == .null)
+                let event = try await fast.next("data")
+                #expect(event["payload"]["data"]["onCreatePost"]["id"] == .string("p\(n)"))
+            }
+            // Had the server kept the stalled connection, this would wait for ever (the test's
+            // time limit ends it): reading again drains what was sent, then the closed stream.
+            try await stalled.resumeUntilClosed()
+            _ = await fast.close()
+        }
+    }
+}
