@@ -107,6 +107,17 @@ let package = Package(
             ],
             path: "Benchmarks/SyncBenchmark"
         ),
+        .executableTarget(
+            name: "RealtimeBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/RealtimeBenchmark"
+        ),
         .testTarget(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore"],

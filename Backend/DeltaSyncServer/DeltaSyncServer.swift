@@ -119,11 +119,12 @@ public struct DeltaSyncServer: Sendable {
             .add(to: router)
         AdminRoutes(store: store, authenticator: authenticator).add(to: router)
         let realtime = self.realtime
-        // Events up to the realtime limit go out as one frame.
+        // Events up to the realtime limit go out as one frame. No WebSocket pings: the protocol
+        // has `ka`, and a ping timer per connection costs memory on every idle connection.
         let frameSize = max(1 << 16, configuration.realtime.maxEventBytes + 4096)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: frameSize))) { request, channel, _ in
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: frameSize, autoPing: .disabled))) { request, channel, _ in
                 realtime.shouldUpgrade(request, channel: channel)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),

@@ -24,44 +24,41 @@ struct RealtimeConnection: Sendable {
     }
 
     /// Serves the connection until the client closes it or a limit ends it.
+    ///
+    /// Four tasks per connection (reader, writer, timer, endings): ten thousand idle
+    /// connections are forty thousand suspended tasks, so each one counts.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let outbox = RealtimeOutbox(limit: configuration.outboundQueueLimit)
+        let endings = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingOldest(1))
+        let outbox = RealtimeOutbox(limit: configuration.outboundQueueLimit) { endings.continuation.yield(.overflowed) }
         let subscriptions = Subscriptions()
-        let acked = AsyncStream.makeStream(of: Void.self)
-        let shutdown = AsyncStream.makeStream(of: Void.self)
+        let acknowledged = NIOLockedValueBox(false)
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await message in outbox.messages {
-                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: message))))
+                    group.addTask {
+                        while let batch = await outbox.next() { try await write(batch) }
                     }
-                }
-                group.addTask {
-                    for await _ in outbox.overflowed { throw Ending.overflowed }
-                }
-                group.addTask {
-                    try await Task.sleep(for: configuration.maxConnectionDuration)
-                    throw Ending.expired
-                }
-                group.addTask {
-                    for await _ in acked.stream { break }
-                    while true {
-                        try await Task.sleep(for: configuration.keepAliveInterval)
-                        outbox.send(RealtimeServerMessage.keepAlive)
+                    group.addTask {
+                        try await read(inbound, outbox: outbox, subscriptions: subscriptions, acknowledged: acknowledged)
+                        throw Ending.clientClosed
                     }
-                }
-                group.addTask {
-                    try await read(inbound, outbox: outbox, subscriptions: subscriptions, acked: acked.continuation)
-                    throw Ending.clientClosed
-                }
-                group.addTask {
-                    for await _ in shutdown.stream { throw Ending.shuttingDown }
-                }
-                try await group.next()
+                    group.addTask {
+                        // `ka` from the acknowledgement on, and the end of the connection's lifetime.
+                        let clock = ContinuousClock()
+                        let deadline = clock.now + configuration.maxConnectionDuration
+                        while true {
+                            try await Task.sleep(until: min(clock.now + configuration.keepAliveInterval, deadline), clock: clock)
+                            if clock.now >= deadline { throw Ending.expired }
+                            if acknowledged.withLockedValue({ $0 }) { outbox.send(RealtimeServerMessage.keepAlive) }
+                        }
+                    }
+                    group.addTask {
+                        for await ending in endings.stream { throw ending }
+                    }
+                    try await group.next()
                 }
             } onGracefulShutdown: {
-                shutdown.continuation.yield()
+                endings.continuation.yield(.shuttingDown)
             }
         } catch Ending.overflowed {
             logger.warning("realtime subscriber too slow: disconnected", metadata: ["queued": "\(configuration.outboundQueueLimit)"])
@@ -74,8 +71,25 @@ struct RealtimeConnection: Sendable {
         } catch {
             logger.debug("realtime connection ended", metadata: ["reason": "\(error)"])
         }
+        endings.continuation.finish()
         for subscription in subscriptions.all { registry.remove(subscription) }
         outbox.finish()
+    }
+
+    /// Writes a burst of messages (a mutation reaching several subscriptions of this
+    /// connection) with one flush, so one socket write: the WebSocket writer flushes every
+    /// frame, and that write per event was most of the server's fan-out time. Returns once they
+    /// are written, so a peer that stops reading stops the writer and its queue fills.
+    private func write(_ batch: [[UInt8]]) async throws {
+        let channel = self.channel
+        try await channel.eventLoop.flatSubmit {
+            var written = channel.eventLoop.makeSucceededVoidFuture()
+            for message in batch {
+                written = channel.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: message)))
+            }
+            channel.flush()
+            return written
+        }.get()
     }
 
     /// Sends a close frame, or closes the socket if the peer does not take it within a second
@@ -92,7 +106,7 @@ struct RealtimeConnection: Sendable {
 
     private func read(
         _ inbound: WebSocketInboundStream, outbox: RealtimeOutbox, subscriptions: Subscriptions,
-        acked: AsyncStream<Void>.Continuation
+        acknowledged: NIOLockedValueBox<Bool>
     ) async throws {
         var isAcknowledged = false
         for try await message in inbound.messages(maxSize: 1 << 20) {
@@ -112,8 +126,7 @@ struct RealtimeConnection: Sendable {
                 guard !isAcknowledged else { continue }
                 isAcknowledged = true
                 outbox.send(RealtimeServerMessage.connectionAck(timeoutMilliseconds: configuration.connectionTimeout.milliseconds))
-                acked.yield()
-                acked.finish()
+                acknowledged.withLockedValue { $0 = true }
             case .start(let id, let data, let extensions):
                 // As AppSync: nothing is started before the connection is acknowledged.
                 guard isAcknowledged else { continue }

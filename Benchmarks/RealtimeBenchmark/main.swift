@@ -1,0 +1,268 @@
+// Realtime benchmarks (issue #4), against the release `deltasync` binary in its own process:
+//   1. mutation-to-event latency with 1,000 subscribers on 100 connections, beside the
+//      mutation's own HTTP round trip measured the same way with no subscribers;
+//   2. the server's resident memory holding 10,000 idle subscribed connections, beside its
+//      resident memory with none.
+//
+//   swift build -c release --product deltasync && swift run -c release RealtimeBenchmark [mutations] [idle-connections]
+import AsyncHTTPClient
+import BenchmarkSupport
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let mutationCount = arguments.first ?? 300
+let idleConnections = arguments.dropFirst().first ?? 10_000
+let apiKey = "da2-realtimebenchmark"
+let logger = Logger(label: "realtime-benchmark")
+
+/// Unbuffered, so a run that is stopped still shows what it measured.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+func row(_ name: String, _ value: String) { say(name.padding(toLength: 70, withPad: " ", startingAt: 0) + value) }
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+// MARK: - The server process
+
+/// `deltasync serve` from the same build folder as this benchmark, in memory, on a free port.
+final class ServerProcess: Sendable {
+    let process: Process
+    let port: Int
+
+    init() throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("deltasync")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            fatalError("Build the server first: swift build -c release --product deltasync")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--schema", BenchmarkSupport.exampleSchemaFile, "--in-memory", "--port", "0", "--api-key", apiKey,
+            "--log-level", "error",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The server prints its URL once the socket is bound.
+        var seen = ""
+        var port: Int?
+        let handle = output.fileHandleForReading
+        while port == nil {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { fatalError("deltasync exited: \(seen)") }
+            seen += String(decoding: chunk, as: UTF8.self)
+            if let range = seen.range(of: #"http://127\.0\.0\.1:(\d+)/graphql"#, options: .regularExpression) {
+                port = Int(seen[range].split(separator: ":").last!.split(separator: "/").first!)
+            }
+        }
+        self.process = process
+        self.port = port!
+    }
+
+    /// Resident memory, from /proc.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+// MARK: - Clients
+
+/// One WebSocket connection with `subscriptions` identical subscriptions; calls `received`
+/// for every `data` message.
+func connect(
+    port: Int, subscriptions: Int, ready: @escaping @Sendable () -> Void, received: @escaping @Sendable () -> Void
+) -> Task<Void, any Error> {
+    var headers = HTTPFields()
+    headers[.secWebSocketProtocol] = "graphql-ws"
+    headers[HTTPField.Name("x-api-key")!] = apiKey
+    let data = #"{\"query\":\"subscription { onCreatePost { id title rating _version _lastChangedAt } }\"}"#
+    return Task {
+        try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(port)/graphql",
+            configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers), logger: logger
+        ) { inbound, outbound, _ in
+            try await outbound.write(.text(#"{"type":"connection_init"}"#))
+            var acks = 0
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case .text(let text) = message else { continue }
+                if text.hasPrefix(#"{"type":"data""#) {
+                    received()
+                } else if text.contains("connection_ack") {
+                    for n in 0..<subscriptions {
+                        try await outbound.write(.text(
+                            #"{"id":"\#(n)","type":"start","payload":{"data":"\#(data)","extensions":{"authorization":{"x-api-key":"\#(apiKey)"}}}}"#))
+                    }
+                    if subscriptions == 0 { ready() }
+                } else if text.contains("start_ack") {
+                    acks += 1
+                    if acks == subscriptions { ready() }
+                } else if text.contains("error") {
+                    fatalError("server error: \(text)")
+                }
+            }
+        }
+    }
+}
+
+/// Counts deliveries and wakes the waiter when the expected number arrived.
+final class Deliveries: Sendable {
+    private struct State {
+        var expected = 0
+        var times: [ContinuousClock.Instant] = []
+        var waiter: CheckedContinuation<[ContinuousClock.Instant], Never>?
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func record() {
+        let now = ContinuousClock.now
+        let done: (CheckedContinuation<[ContinuousClock.Instant], Never>, [ContinuousClock.Instant])? = state.withLockedValue { state in
+            state.times.append(now)
+            guard state.times.count == state.expected, let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            let times = state.times
+            state.times = []
+            return (waiter, times)
+        }
+        if let (waiter, times) = done { waiter.resume(returning: times) }
+    }
+
+    /// Runs `trigger` and returns the arrival times of `count` deliveries.
+    func await(_ count: Int, trigger: () async throws -> Void) async throws -> [ContinuousClock.Instant] {
+        state.withLockedValue {
+            $0.expected = count
+            $0.times = []
+        }
+        async let arrivals = withCheckedContinuation { continuation in
+            let already: [ContinuousClock.Instant]? = state.withLockedValue { state in
+                if state.times.count == state.expected {
+                    let times = state.times
+                    state.times = []
+                    return times
+                }
+                state.waiter = continuation
+                return nil
+            }
+            if let already { continuation.resume(returning: already) }
+        }
+        try await trigger()
+        return await arrivals
+    }
+}
+
+/// Waits until `count` calls of the returned closure happened.
+func readiness(_ count: Int) -> (AsyncStream<Void>, @Sendable () -> Void) {
+    let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+    let seen = NIOLockedValueBox(0)
+    return (stream, {
+        let total = seen.withLockedValue { value -> Int in
+            value += 1
+            return value
+        }
+        if total == count { continuation.finish() }
+    })
+}
+
+func createPost(port: Int, n: Int) async throws {
+    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/graphql")
+    request.method = .POST
+    request.headers.add(name: "content-type", value: "application/json")
+    request.headers.add(name: "x-api-key", value: apiKey)
+    request.body = .bytes(ByteBuffer(string: #"{"query":"mutation { createPost(input: {id: \"p\#(n)\", blogID: \"b1\", title: \"Post \#(n)\", rating: 3}) { id title rating _version _lastChangedAt } }"}"#))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let body = try await response.body.collect(upTo: 1 << 20)
+    guard response.status == .ok, !String(buffer: body).contains("errors") else { fatalError("mutation failed: \(String(buffer: body))") }
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+// MARK: - 1. Latency
+
+let server = try ServerProcess()
+// The baseline: the same mutation's HTTP round trip before anyone subscribes.
+var baseline: [Double] = []
+for n in 0..<mutationCount {
+    let sent = ContinuousClock.now
+    try await createPost(port: server.port, n: 2_000_000 + n)
+    baseline.append(milliseconds(ContinuousClock.now - sent))
+}
+baseline.sort()
+let deliveries = Deliveries()
+let connectionCount = 100
+let perConnection = 10
+let (ready, markReady) = readiness(connectionCount)
+var clients: [Task<Void, any Error>] = []
+for _ in 0..<connectionCount {
+    clients.append(connect(port: server.port, subscriptions: perConnection, ready: markReady, received: { deliveries.record() }))
+}
+for await _ in ready {}
+
+var roundTrips: [Double] = []
+var latencies: [Double] = []
+var firsts: [Double] = []
+for n in 0..<20 {  // warm-up: every event of a mutation arrives before the next one is sent
+    _ = try await deliveries.await(connectionCount * perConnection) { try await createPost(port: server.port, n: 1_000_000 + n) }
+}
+for n in 0..<mutationCount {
+    var sent = ContinuousClock.now
+    var answered = ContinuousClock.now
+    let arrivals = try await deliveries.await(connectionCount * perConnection) {
+        sent = ContinuousClock.now
+        try await createPost(port: server.port, n: n)
+        answered = ContinuousClock.now
+    }
+    roundTrips.append(milliseconds(answered - sent))
+    latencies += arrivals.map { milliseconds($0 - sent) }
+    firsts.append(arrivals.map { milliseconds($0 - sent) }.min() ?? 0)
+}
+for client in clients { client.cancel() }
+latencies.sort()
+roundTrips.sort()
+firsts.sort()
+say("1. Mutation-to-event latency, \(connectionCount * perConnection) subscribers on \(connectionCount) connections, \(mutationCount) mutations")
+row("   mutation HTTP round trip, no subscribers (baseline)", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(baseline, 0.5), percentile(baseline, 0.99)))
+row("   mutation HTTP round trip, with the subscribers", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(roundTrips, 0.5), percentile(roundTrips, 0.99)))
+row("   mutation sent -> first of its events received", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(firsts, 0.5), percentile(firsts, 0.99)))
+row("   mutation sent -> event received, all deliveries", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(latencies, 0.5), percentile(latencies, 0.99)))
+say("   target: p50 <= 2 ms, p99 <= 10 ms")
+server.stop()
+
+// MARK: - 2. Memory of idle connections
+
+let idleServer = try ServerProcess()
+let before = idleServer.residentBytes
+let (idleReady, markIdleReady) = readiness(idleConnections)
+var idle: [Task<Void, any Error>] = []
+for start in stride(from: 0, to: idleConnections, by: 500) {
+    // Connect in waves so the listen backlog is never the limit.
+    let (wave, markWave) = readiness(min(500, idleConnections - start))
+    for _ in start..<min(start + 500, idleConnections) {
+        idle.append(connect(port: idleServer.port, subscriptions: 1, ready: { markIdleReady(); markWave() }, received: {}))
+    }
+    for await _ in wave {}
+}
+for await _ in idleReady {}
+let after = idleServer.residentBytes
+say("2. Idle connections (each acknowledged, with one subscription)")
+row("   server resident memory with no connections (baseline)", String(format: "%8.1f MB", Double(before) / 1e6))
+row("   server resident memory with \(idleConnections) connections", String(format: "%8.1f MB", Double(after) / 1e6))
+row("   per connection", String(format: "%8.1f KB", Double(after - before) / Double(idleConnections) / 1e3))
+say("   target: under 500 MB resident")
+for task in idle { task.cancel() }
+idleServer.stop()
