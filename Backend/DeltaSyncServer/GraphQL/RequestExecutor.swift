@@ -71,11 +71,8 @@ struct RequestExecutor: Sendable {
             let scope = RequestScope(explain: explain, defersItems: false)
             let result = try await run(request, document: document, scope: scope)
             if let events, let operation {
-                let fragments = Dictionary(
-                    document.definitions.compactMap { $0 as? FragmentDefinition }.map { ($0.name.value, $0) },
-                    uniquingKeysWith: { first, _ in first })
                 for event in MutationEvent.events(
-                    of: operation, data: result.data, fragments: fragments, variables: request.variables,
+                    of: operation, data: result.data, fragments: document.fragmentsByName, variables: request.variables,
                     schema: schema.projection.schema, mutationType: schema.graphQL.mutationType)
                 {
                     events.publish(event)

@@ -59,20 +59,9 @@ final class EventShape: Sendable {
             guard let definition = try type.fields()[name] else {
                 throw AppSyncError(.internalFailure, "Type \(type.name) has no field \(name).")
             }
-            var fieldType: GraphQLType = definition.type
-            var required: String?
-            if let nonNull = fieldType as? GraphQLNonNull {
-                required = Self.describe(nonNull.ofType)
-                fieldType = nonNull.ofType
-            }
-            var named = fieldType
-            while true {
-                if let list = named as? GraphQLList { named = list.ofType } else if let nonNull = named as? GraphQLNonNull {
-                    named = nonNull.ofType
-                } else { break }
-            }
+            let required = (definition.type as? GraphQLNonNull).map { Self.describe($0.ofType) }
             var object: Object?
-            if let objectType = named as? GraphQLObjectType, let sub = field.selectionSet {
+            if let objectType = namedType(of: definition.type) as? GraphQLObjectType, let sub = field.selectionSet {
                 object = try Self.object(objectType, selection: sub, fragments: fragments, variables: variables)
             }
             entries.append(Entry(key: key, renderedKey: rendered, field: name, kind: .value(required: required, object: object)))

@@ -49,7 +49,7 @@ extension MutationEvent {
             guard let result = results[field.alias?.value ?? name], case .dictionary = result else { continue }
             let value = byFieldName(result, selection: field.selectionSet, fragments: fragments, variables: variables)
             var itemKey: String?
-            if let typeName = ((try? mutationType?.fields())?[name]?.type).map(namedTypeName),
+            if let typeName = ((try? mutationType?.fields())?[name]?.type).flatMap { (namedType(of: $0) as? GraphQLNamedType)?.name },
                 let model = schema.model(named: typeName)
             {
                 let keyValues = model.primaryKey.fields.map { value[$0] }
@@ -81,11 +81,5 @@ extension MutationEvent {
         default:
             return JSONValue(map)
         }
-    }
-
-    private static func namedTypeName(_ type: GraphQLType) -> String {
-        if let nonNull = type as? GraphQLNonNull { return namedTypeName(nonNull.ofType) }
-        if let list = type as? GraphQLList { return namedTypeName(list.ofType) }
-        return (type as? GraphQLNamedType)?.name ?? ""
     }
 }

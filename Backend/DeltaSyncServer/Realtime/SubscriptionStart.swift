@@ -57,9 +57,7 @@ struct SubscriptionStart: Sendable {
         guard operation.operation == .subscription else {
             throw AppSyncError(.unsupportedOperation, "\(operation.operation.rawValue) not supported through the realtime channel")
         }
-        let fragments = Dictionary(
-            document.definitions.compactMap { $0 as? FragmentDefinition }.map { ($0.name.value, $0) },
-            uniquingKeysWith: { first, _ in first })
+        let fragments = document.fragmentsByName
         let fields = SelectionFields.included(in: operation.selectionSet, fragments: fragments, variables: request.variables)
         guard fields.count == 1, let field = fields.first else {
             throw AppSyncError(.validation, "A subscription operation selects exactly one subscription field; this one selects \(fields.count).")
@@ -91,19 +89,13 @@ struct SubscriptionStart: Sendable {
         let shape = try shapes.shape(
             request: request, key: field.alias?.value ?? name
         ) {
-            guard let type = Self.namedType(definition.type) as? GraphQLObjectType, let selection = field.selectionSet else {
+            guard let type = namedType(of: definition.type) as? GraphQLObjectType, let selection = field.selectionSet else {
                 throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
             }
             return try EventShape.object(type, selection: selection, fragments: fragments, variables: request.variables)
         }
         return Subscription(
             id: id, outbox: outbox, mutations: mutations, shape: shape, filter: filter, argumentFilters: argumentFilters)
-    }
-
-    private static func namedType(_ type: GraphQLType) -> GraphQLType {
-        if let nonNull = type as? GraphQLNonNull { return namedType(nonNull.ofType) }
-        if let list = type as? GraphQLList { return namedType(list.ofType) }
-        return type
     }
 
     /// An argument's value with variables substituted; `nil` for an unsupplied variable.
