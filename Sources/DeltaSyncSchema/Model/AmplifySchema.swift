@@ -18,11 +18,16 @@ public struct AmplifySchema: Sendable, Equatable {
     public var enums: [EnumType]
     /// Object types without `@model` (stored inline, as JSON, inside a model's item).
     public var nonModels: [NonModelType]
+    /// Subscription fields declared on `type Subscription` with `@aws_subscribe`.
+    public var customSubscriptions: [CustomSubscription]
 
-    public init(models: [Model], enums: [EnumType], nonModels: [NonModelType]) {
+    public init(
+        models: [Model], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = []
+    ) {
         self.models = models
         self.enums = enums
         self.nonModels = nonModels
+        self.customSubscriptions = customSubscriptions
     }
 
     public func model(named name: String) -> Model? { models.first { $0.name == name } }

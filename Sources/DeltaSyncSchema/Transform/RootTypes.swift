@@ -50,8 +50,15 @@ extension AppSyncPrinter {
                 }
             }
         }
+        for custom in schema.customSubscriptions {
+            let mutations = custom.mutations.map { "\"\($0)\"" }.joined(separator: ", ")
+            fields.append(SDLField(
+                name: custom.name, arguments: custom.arguments.map { ($0.name, $0.type) }, type: custom.returnType,
+                directive: "@aws_subscribe(mutations: [\(mutations)])"
+            ))
+        }
         guard !fields.isEmpty else { return }
-        printSubscriptionScalarInputs()
+        if !filtered.isEmpty { printSubscriptionScalarInputs() }
         for model in filtered {
             printSubscriptionFilter(model)
         }

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSchema
 import DeltaSyncServer
 import Foundation
 import HTTPTypes
@@ -157,6 +158,35 @@ import Testing
             #expect(received == ["a", "c", "e"])
             _ = await client.close()
         }
+    }
+
+    /// A subscription the schema declares itself, with an argument that filters events.
+    @Test func aDeclaredSubscriptionFiresForItsMutationsFilteredByItsArguments() async throws {
+        let schema = try String(contentsOfFile: ExampleSchema.blogFile, encoding: .utf8) + """
+
+            type Subscription {
+              onBlogPost(blogID: ID): Post @aws_subscribe(mutations: ["createPost", "updatePost"])
+            }
+            """
+        let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: "schema.graphql"), schemaFiles: [])
+        let server = try TestServer(project: project).server
+        let running = try await server.start()
+        let live = Live(running: running)
+        let client = try await live.connected()
+        client.start(id: "b1", query: "subscription { onBlogPost(blogID: \"b1\") { id blogID title body } }")
+        _ = try await client.next("start_ack")
+        // Arguments match fields the mutation selected (blogID); body was not selected: null.
+        let create = "mutation($i: CreatePostInput!) { createPost(input: $i) { id blogID title _version } }"
+        _ = try await live.mutate(create, ["i": ["id": "other", "blogID": "b2", "title": "Elsewhere"]])
+        _ = try await live.mutate(create, ["i": ["id": "mine", "blogID": "b1", "title": "Here"]])
+        _ = try await live.mutate(
+            "mutation { updatePost(input: {id: \"mine\", title: \"Edited\", _version: 1}) { id blogID title _version } }")
+        let created = try await client.next("data")
+        #expect(created["payload"] == ["data": ["onBlogPost": ["id": "mine", "blogID": "b1", "title": "Here", "body": nil]]], "\(created)")
+        let updated = try await client.next("data")
+        #expect(updated["payload"] == ["data": ["onBlogPost": ["id": "mine", "blogID": "b1", "title": "Edited", "body": nil]]], "\(updated)")
+        _ = await client.close()
+        await running.stop()
     }
 
     @Test func startErrorsCarryTheSubscriptionID() async throws {
