@@ -108,7 +108,6 @@ struct RealtimeConnection: Sendable {
         _ inbound: WebSocketInboundStream, outbox: RealtimeOutbox, subscriptions: Subscriptions,
         acknowledged: NIOLockedValueBox<Bool>
     ) async throws {
-        var isAcknowledged = false
         for try await message in inbound.messages(maxSize: 1 << 20) {
             guard case .text(let text) = message else {
                 outbox.send(RealtimeServerMessage.error(id: nil, AppSyncError(.malformedMessage, "Messages are JSON text frames.")))
@@ -123,16 +122,18 @@ struct RealtimeConnection: Sendable {
             }
             switch parsed {
             case .connectionInit:
-                guard !isAcknowledged else { continue }
-                isAcknowledged = true
-                outbox.send(RealtimeServerMessage.connectionAck(timeoutMilliseconds: configuration.connectionTimeout.milliseconds))
-                acknowledged.withLockedValue { $0 = true }
+                acknowledged.withLockedValue { acknowledged in
+                    // Queued under the flag's lock, so no `ka` can go out before it.
+                    guard !acknowledged else { return }
+                    outbox.send(RealtimeServerMessage.connectionAck(timeoutMilliseconds: configuration.connectionTimeout.milliseconds))
+                    acknowledged = true
+                }
             case .start(let id, let data, let extensions):
                 // As AppSync: nothing is started before the connection is acknowledged.
-                guard isAcknowledged else { continue }
+                guard acknowledged.withLockedValue({ $0 }) else { continue }
                 start(id: id, data: data, extensions: extensions, outbox: outbox, subscriptions: subscriptions)
             case .stop(let id):
-                guard isAcknowledged else { continue }
+                guard acknowledged.withLockedValue({ $0 }) else { continue }
                 if let subscription = subscriptions.remove(id) { registry.remove(subscription) }
                 outbox.send(RealtimeServerMessage.complete(id: id))
             case .unsupported(let type):
