@@ -25,19 +25,18 @@ struct RealtimeConnection: Sendable {
 
     /// Serves the connection until the client closes it or a limit ends it.
     ///
-    /// Four tasks per connection (reader, writer, timer, endings): ten thousand idle
-    /// connections are forty thousand suspended tasks, so each one counts.
+    /// Three tasks per connection (reader, timer, endings; writes run on the event loop): ten
+    /// thousand idle connections are thirty thousand suspended tasks, so each one counts.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let endings = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingOldest(1))
-        let outbox = RealtimeOutbox(limit: configuration.outboundQueueLimit) { endings.continuation.yield(.overflowed) }
+        let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit) {
+            endings.continuation.yield(.overflowed)
+        }
         let subscriptions = Subscriptions()
         let acknowledged = NIOLockedValueBox(false)
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        while let batch = await outbox.next() { try await write(batch) }
-                    }
                     group.addTask {
                         try await read(inbound, outbox: outbox, subscriptions: subscriptions, acknowledged: acknowledged)
                         throw Ending.clientClosed
@@ -74,22 +73,6 @@ struct RealtimeConnection: Sendable {
         endings.continuation.finish()
         for subscription in subscriptions.all { registry.remove(subscription) }
         outbox.finish()
-    }
-
-    /// Writes a burst of messages (a mutation reaching several subscriptions of this
-    /// connection) with one flush, so one socket write: the WebSocket writer flushes every
-    /// frame, and that write per event was most of the server's fan-out time. Returns once they
-    /// are written, so a peer that stops reading stops the writer and its queue fills.
-    private func write(_ batch: [[UInt8]]) async throws {
-        let channel = self.channel
-        try await channel.eventLoop.flatSubmit {
-            var written = channel.eventLoop.makeSucceededVoidFuture()
-            for message in batch {
-                written = channel.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: message)))
-            }
-            channel.flush()
-            return written
-        }.get()
     }
 
     /// Sends a close frame, or closes the socket if the peer does not take it within a second

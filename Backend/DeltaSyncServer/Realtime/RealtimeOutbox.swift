@@ -1,23 +1,29 @@
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOWebSocket
 
-/// The messages waiting to be written to one connection, in order. Bounded: a subscriber
-/// that stops reading fills it, and is then disconnected (its `overflowed` callback) instead of making
-/// the server hold its events without limit or slowing anyone else down.
+/// The messages waiting to be written to one connection, in order, written straight on the
+/// connection's event loop: everything queued goes out with one flush, and no task sits
+/// between an event and its socket write.
 ///
-/// The writer takes everything queued at once, so a burst goes out in one socket write.
+/// Bounded: the next batch is written only when the previous one has been taken by the socket,
+/// so a subscriber that stops reading fills the queue and is then disconnected (its
+/// `overflowed` callback) instead of making the server hold its events without limit or
+/// slowing anyone else down.
 final class RealtimeOutbox: Sendable {
     private struct State {
         var queue: [[UInt8]] = []
-        var waiter: CheckedContinuation<[[UInt8]]?, Never>?
+        var writing = false
         var finished = false
     }
 
     private let state = NIOLockedValueBox(State())
+    private let channel: any Channel
     private let limit: Int
-    /// Called when a message did not fit.
     private let overflowed: @Sendable () -> Void
 
-    init(limit: Int, overflowed: @escaping @Sendable () -> Void) {
+    init(channel: any Channel, limit: Int, overflowed: @escaping @Sendable () -> Void) {
+        self.channel = channel
         self.limit = limit
         self.overflowed = overflowed
     }
@@ -25,21 +31,19 @@ final class RealtimeOutbox: Sendable {
     /// Queues a message; `false` when the queue was full (the connection is being closed).
     @discardableResult
     func send(_ message: [UInt8]) -> Bool {
-        enum Outcome { case queued, handed(CheckedContinuation<[[UInt8]]?, Never>), full, closed }
+        enum Outcome { case queued, startWriting, full, closed }
         let outcome: Outcome = state.withLockedValue { state in
             if state.finished { return .closed }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return .handed(waiter)
-            }
             guard state.queue.count < limit else { return .full }
             state.queue.append(message)
-            return .queued
+            if state.writing { return .queued }
+            state.writing = true
+            return .startWriting
         }
         switch outcome {
         case .queued: return true
-        case .handed(let waiter):
-            waiter.resume(returning: [message])
+        case .startWriting:
+            channel.eventLoop.execute { self.writeQueued() }
             return true
         case .full:
             overflowed()
@@ -48,38 +52,33 @@ final class RealtimeOutbox: Sendable {
         }
     }
 
-    /// Everything queued, waiting for a message if there is none; `nil` once finished or
-    /// when the waiting task is cancelled (which finishes the outbox).
-    func next() async -> [[UInt8]]? {
-        await withTaskCancellationHandler {
-            await take()
-        } onCancel: {
-            finish()
+    /// On the event loop: writes what is queued, and again once the socket has taken it.
+    private func writeQueued() {
+        let batch: [[UInt8]] = state.withLockedValue { state in
+            defer { state.queue = [] }
+            if state.queue.isEmpty || state.finished { state.writing = false }
+            return state.finished ? [] : state.queue
         }
-    }
-
-    private func take() async -> [[UInt8]]? {
-        await withCheckedContinuation { continuation in
-            let ready: [[UInt8]]?? = state.withLockedValue { state in
-                if !state.queue.isEmpty {
-                    defer { state.queue = [] }
-                    return .some(state.queue)
-                }
-                if state.finished { return .some(nil) }
-                state.waiter = continuation
-                return .none
+        guard !batch.isEmpty else { return }
+        var written: EventLoopFuture<Void>?
+        for message in batch {
+            written = channel.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: message)))
+        }
+        channel.flush()
+        written?.whenComplete { result in
+            if case .failure = result {
+                self.finish()
+                return
             }
-            if let ready { continuation.resume(returning: ready) }
+            self.writeQueued()
         }
     }
 
     /// No more messages: the connection is closing.
     func finish() {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<[[UInt8]]?, Never>? in
+        state.withLockedValue { state in
             state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
+            state.queue = []
         }
-        waiter?.resume(returning: nil)
     }
 }
