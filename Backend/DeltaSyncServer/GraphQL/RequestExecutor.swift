@@ -21,25 +21,26 @@ struct RequestExecutor: Sendable {
     }
 
     /// The parsed and validated document of a query, or the errors in AppSync's shape.
-    func document(_ query: String) -> Result<Document, DocumentErrors> {
+    func document(_ query: String) -> Result<Document, ResponseErrors> {
         if let cached = documents[query] { return .success(cached) }
         let document: Document
         do {
             document = try parse(source: Source(body: query, name: "GraphQL request"))
         } catch let error as GraphQLError {
-            return .failure(DocumentErrors(errors: [Self.syntaxError(error)]))
+            return .failure(ResponseErrors(errors: [Self.syntaxError(error)]))
         } catch {
-            return .failure(DocumentErrors(errors: [Self.plainError("Invalid Syntax : \(error)")]))
+            return .failure(ResponseErrors(errors: [Self.plainError("Invalid Syntax : \(error)")]))
         }
         let validationErrors = validate(schema: schema.graphQL, ast: document)
         guard validationErrors.isEmpty else {
-            return .failure(DocumentErrors(errors: validationErrors.map(Self.validationError)))
+            return .failure(ResponseErrors(errors: validationErrors.map(Self.validationError)))
         }
         documents[query] = document
         return .success(document)
     }
 
-    struct DocumentErrors: Error, @unchecked Sendable {
+    /// Errors already in AppSync's shape, for the response's `errors` (or a realtime `error`).
+    struct ResponseErrors: Error, @unchecked Sendable {
         // Maps of strings and numbers only.
         let errors: [Map]
     }
@@ -70,10 +71,11 @@ struct RequestExecutor: Sendable {
             }
             let scope = RequestScope(explain: explain, defersItems: false)
             let result = try await run(request, document: document, scope: scope)
-            if let events, let operation {
+            if let events, let operation, operation.operation == .mutation {
                 for event in MutationEvent.events(
                     of: operation, data: result.data, fragments: document.fragmentsByName, variables: request.variables,
-                    schema: schema.projection.schema, mutationType: schema.graphQL.mutationType)
+                    schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
+                    wanted: events.hasSubscribers(for:))
                 {
                     events.publish(event)
                 }

@@ -22,6 +22,9 @@ struct MutationEvent: Sendable, Equatable {
 /// server processes serve one API) implements it by publishing to every process, each of which
 /// hands what it receives to its own ``SubscriptionRegistry/deliver(_:)``.
 protocol EventFanOut: Sendable {
+    /// Whether anyone may want events of `mutation`: mutations nobody subscribes to skip
+    /// building events. A fan-out to other processes answers `true`.
+    func hasSubscribers(for mutation: String) -> Bool
     /// Must return quickly: subscribers never slow mutations down.
     func publish(_ event: MutationEvent)
 }
@@ -29,6 +32,10 @@ protocol EventFanOut: Sendable {
 /// Fan-out to this process's subscribers.
 struct LocalEventFanOut: EventFanOut {
     let subscribers: SubscriptionRegistry
+
+    func hasSubscribers(for mutation: String) -> Bool {
+        subscribers.count(for: mutation) > 0
+    }
 
     func publish(_ event: MutationEvent) {
         subscribers.deliver(event)
@@ -40,13 +47,14 @@ extension MutationEvent {
     /// object. A field that failed (`null` with an error) triggers nothing.
     static func events(
         of operation: OperationDefinition, data: Map?, fragments: [String: FragmentDefinition],
-        variables: [String: JSONValue], schema: AmplifySchema, mutationType: GraphQLObjectType?
+        variables: [String: JSONValue], schema: AmplifySchema, mutationType: GraphQLObjectType?,
+        wanted: (String) -> Bool
     ) -> [MutationEvent] {
         guard operation.operation == .mutation, case .dictionary(let results)? = data else { return [] }
         var events: [MutationEvent] = []
         for field in SelectionFields.included(in: operation.selectionSet, fragments: fragments, variables: variables) {
             let name = field.name.value
-            guard let result = results[field.alias?.value ?? name], case .dictionary = result else { continue }
+            guard wanted(name), let result = results[field.alias?.value ?? name], case .dictionary = result else { continue }
             let value = byFieldName(result, selection: field.selectionSet, fragments: fragments, variables: variables)
             var itemKey: String?
             if let typeName = ((try? mutationType?.fields())?[name]?.type).flatMap { (namedType(of: $0) as? GraphQLNamedType)?.name },

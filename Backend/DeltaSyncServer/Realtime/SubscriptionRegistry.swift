@@ -45,7 +45,7 @@ final class SubscriptionRegistry: Sendable {
         }
     }
 
-    /// How many subscriptions a mutation would reach (for tests and diagnostics).
+    /// How many subscriptions a mutation would reach.
     func count(for mutation: String) -> Int {
         state.withLockedValue { $0.byMutation[mutation]?.count ?? 0 }
     }

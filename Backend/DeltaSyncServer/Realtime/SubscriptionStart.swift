@@ -10,7 +10,7 @@ struct SubscriptionStart: Sendable {
     let shapes = ShapeCache()
 
     /// - Returns: the subscription, or the errors for the `error` message (AppSync's shapes).
-    func subscription(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox) -> Result<Subscription, StartErrors> {
+    func subscription(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox) -> Result<Subscription, RequestExecutor.ResponseErrors> {
         do {
             try authorize(extensions["authorization"])
             guard case .object(let body)? = try? JSONValue(parsing: data) else {
@@ -20,19 +20,14 @@ struct SubscriptionStart: Sendable {
             let document: Document
             switch executor.document(request.query) {
             case .success(let parsed): document = parsed
-            case .failure(let failure): return .failure(StartErrors(errors: failure.errors))
+            case .failure(let failure): return .failure(failure)
             }
             return .success(try subscription(id: id, request: request, document: document, outbox: outbox))
         } catch let error as AppSyncError {
-            return .failure(StartErrors(errors: [RequestExecutor.plainError(error.message, errorType: error.errorType)]))
+            return .failure(RequestExecutor.ResponseErrors(errors: [RequestExecutor.plainError(error.message, errorType: error.errorType)]))
         } catch {
-            return .failure(StartErrors(errors: [RequestExecutor.plainError("\(error)", errorType: .internalFailure)]))
+            return .failure(RequestExecutor.ResponseErrors(errors: [RequestExecutor.plainError("\(error)", errorType: .internalFailure)]))
         }
-    }
-
-    struct StartErrors: Error, @unchecked Sendable {
-        // Maps of strings and numbers only.
-        let errors: [Map]
     }
 
     private func authorize(_ authorization: JSONValue) throws(AppSyncError) {
