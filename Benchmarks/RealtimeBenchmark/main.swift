@@ -9,8 +9,6 @@ import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
 import HTTPTypes
-import HummingbirdWSClient
-import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -18,7 +16,6 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let mutationCount = arguments.first ?? 300
 let idleConnections = arguments.dropFirst().first ?? 10_000
 let apiKey = "da2-realtimebenchmark"
-let logger = Logger(label: "realtime-benchmark")
 
 /// Unbuffered, so a run that is stopped still shows what it measured.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -80,43 +77,6 @@ final class ServerProcess: Sendable {
 }
 
 // MARK: - Clients
-
-/// One WebSocket connection with `subscriptions` identical subscriptions; calls `received`
-/// for every `data` message.
-func connect(
-    port: Int, subscriptions: Int, ready: @escaping @Sendable () -> Void, received: @escaping @Sendable () -> Void
-) -> Task<Void, any Error> {
-    var headers = HTTPFields()
-    headers[.secWebSocketProtocol] = "graphql-ws"
-    headers[HTTPField.Name("x-api-key")!] = apiKey
-    let data = #"{\"query\":\"subscription { onCreatePost { id title rating _version _lastChangedAt } }\"}"#
-    return Task {
-        try await WebSocketClient.connect(
-            url: "ws://127.0.0.1:\(port)/graphql",
-            configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers), logger: logger
-        ) { inbound, outbound, _ in
-            try await outbound.write(.text(#"{"type":"connection_init"}"#))
-            var acks = 0
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                guard case .text(let text) = message else { continue }
-                if text.hasPrefix(#"{"type":"data""#) {
-                    received()
-                } else if text.contains("connection_ack") {
-                    for n in 0..<subscriptions {
-                        try await outbound.write(.text(
-                            #"{"id":"\#(n)","type":"start","payload":{"data":"\#(data)","extensions":{"authorization":{"x-api-key":"\#(apiKey)"}}}}"#))
-                    }
-                    if subscriptions == 0 { ready() }
-                } else if text.contains("start_ack") {
-                    acks += 1
-                    if acks == subscriptions { ready() }
-                } else if text.contains("error") {
-                    fatalError("server error: \(text)")
-                }
-            }
-        }
-    }
-}
 
 /// Counts deliveries and wakes the waiter when the expected number arrived.
 final class Deliveries: Sendable {
@@ -182,7 +142,8 @@ func createPost(port: Int, n: Int) async throws {
     request.method = .POST
     request.headers.add(name: "content-type", value: "application/json")
     request.headers.add(name: "x-api-key", value: apiKey)
-    request.body = .bytes(ByteBuffer(string: #"{"query":"mutation { createPost(input: {id: \"p\#(n)\", blogID: \"b1\", title: \"Post \#(n)\", rating: 3}) { id title rating _version _lastChangedAt } }"}"#))
+    // One document with variables, as DataStore clients send it.
+    request.body = .bytes(ByteBuffer(string: #"{"query":"mutation CreatePost($input: CreatePostInput!) { createPost(input: $input) { id title rating _version _lastChangedAt } }","variables":{"input":{"id":"p\#(n)","blogID":"b1","title":"Post \#(n)","rating":3}}}"#))
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
     let body = try await response.body.collect(upTo: 1 << 20)
     guard response.status == .ok, !String(buffer: body).contains("errors") else { fatalError("mutation failed: \(String(buffer: body))") }
@@ -207,9 +168,10 @@ let deliveries = Deliveries()
 let connectionCount = 100
 let perConnection = 10
 let (ready, markReady) = readiness(connectionCount)
-var clients: [Task<Void, any Error>] = []
+var clients: [any Channel] = []
 for _ in 0..<connectionCount {
-    clients.append(connect(port: server.port, subscriptions: perConnection, ready: markReady, received: { deliveries.record() }))
+    clients.append(try await Subscriber.connect(
+        port: server.port, subscriptions: perConnection, apiKey: apiKey, ready: markReady, received: { deliveries.record() }))
 }
 for await _ in ready {}
 
@@ -231,7 +193,7 @@ for n in 0..<mutationCount {
     latencies += arrivals.map { milliseconds($0 - sent) }
     firsts.append(arrivals.map { milliseconds($0 - sent) }.min() ?? 0)
 }
-for client in clients { client.cancel() }
+for client in clients { try await client.close() }
 latencies.sort()
 roundTrips.sort()
 firsts.sort()
@@ -248,12 +210,13 @@ server.stop()
 let idleServer = try ServerProcess()
 let before = idleServer.residentBytes
 let (idleReady, markIdleReady) = readiness(idleConnections)
-var idle: [Task<Void, any Error>] = []
+var idle: [any Channel] = []
 for start in stride(from: 0, to: idleConnections, by: 500) {
     // Connect in waves so the listen backlog is never the limit.
     let (wave, markWave) = readiness(min(500, idleConnections - start))
     for _ in start..<min(start + 500, idleConnections) {
-        idle.append(connect(port: idleServer.port, subscriptions: 1, ready: { markIdleReady(); markWave() }, received: {}))
+        idle.append(try await Subscriber.connect(
+            port: idleServer.port, subscriptions: 1, apiKey: apiKey, ready: { markIdleReady(); markWave() }, received: {}))
     }
     for await _ in wave {}
 }
@@ -264,5 +227,5 @@ row("   server resident memory with no connections (baseline)", String(format: "
 row("   server resident memory with \(idleConnections) connections", String(format: "%8.1f MB", Double(after) / 1e6))
 row("   per connection", String(format: "%8.1f KB", Double(after - before) / Double(idleConnections) / 1e3))
 say("   target: under 500 MB resident")
-for task in idle { task.cancel() }
+for channel in idle { try? await channel.close() }
 idleServer.stop()

@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import GraphQL
+import NIOCore
 import OrderedCollections
 
 /// A client message of AppSync's realtime protocol (`graphql-ws` subprotocol, JSON text frames).
@@ -65,14 +66,21 @@ enum RealtimeServerMessage {
         return out
     }
 
-    /// `data` with a payload already written as JSON (`{"data":{...}}`).
-    static func data(id: String, payload: [UInt8]) -> [UInt8] {
+    /// What comes before the payload in every `data` message of subscription `id`.
+    static func dataPrefix(id: String) -> [UInt8] {
         var out = Array(#"{"type":"data","id":"#.utf8)
-        out.reserveCapacity(out.count + id.utf8.count + payload.count + 16)
         ResponseJSON.writeString(id, to: &out)
         out.append(contentsOf: #","payload":"#.utf8)
-        out.append(contentsOf: payload)
-        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `data` with a payload already written as JSON (`{"data":{...}}`), in a buffer ready
+    /// for ``RealtimeOutbox/send(contentsOf:)``.
+    static func data(prefix: [UInt8], payload: [UInt8]) -> ByteBuffer {
+        var out = RealtimeOutbox.messageBuffer(capacity: prefix.count + payload.count + 1)
+        out.writeBytes(prefix)
+        out.writeBytes(payload)
+        out.writeInteger(UInt8(ascii: "}"))
         return out
     }
 

@@ -13,6 +13,8 @@ final class Subscription: Sendable {
     /// The other arguments: each must equal the same-named field of the event (an explicit
     /// null matches a null or missing field).
     let argumentFilters: [(field: String, value: JSONValue)]
+    /// `{"type":"data","id":...,"payload":`, written once.
+    let dataPrefix: [UInt8]
 
     init(
         id: String, outbox: RealtimeOutbox, mutations: [String], shape: EventShape, filter: QueryPredicate,
@@ -24,6 +26,7 @@ final class Subscription: Sendable {
         self.shape = shape
         self.filter = filter
         self.argumentFilters = argumentFilters
+        self.dataPrefix = RealtimeServerMessage.dataPrefix(id: id)
     }
 
     func matches(_ data: Item) -> Bool {

@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The started subscriptions of this process, by the mutations that trigger them, and the
 /// delivery of events to them.
@@ -9,13 +10,15 @@ import NIOConcurrencyHelpers
 /// item (a lower `_version`: two mutations of one item finished in the other order) is not
 /// delivered, so a subscriber sees each item's versions in increasing order.
 final class SubscriptionRegistry: Sendable {
-    private struct Key: Hashable {
-        let outbox: ObjectIdentifier
-        let id: String
+    /// One connection's subscriptions to one mutation: an event reaches a connection as one
+    /// batch, so it costs one hop to its event loop and one socket write.
+    private struct Connection {
+        let outbox: RealtimeOutbox
+        var subscriptions: [String: Subscription] = [:]
     }
 
     private struct State {
-        var byMutation: [String: [Key: Subscription]] = [:]
+        var byMutation: [String: [ObjectIdentifier: Connection]] = [:]
         /// The last version delivered per item, with when; only recent ones matter, because
         /// out-of-order completions are close together.
         var delivered: [String: (version: Int, at: ContinuousClock.Instant)] = [:]
@@ -32,20 +35,28 @@ final class SubscriptionRegistry: Sendable {
     }
 
     func add(_ subscription: Subscription) {
-        let key = Key(outbox: ObjectIdentifier(subscription.outbox), id: subscription.id)
+        let outbox = subscription.outbox
         state.withLockedValue { state in
-            for mutation in subscription.mutations { state.byMutation[mutation, default: [:]][key] = subscription }
+            for mutation in subscription.mutations {
+                state.byMutation[mutation, default: [:]][ObjectIdentifier(outbox), default: Connection(outbox: outbox)]
+                    .subscriptions[subscription.id] = subscription
+            }
         }
     }
 
     func remove(_ subscription: Subscription) {
-        let key = Key(outbox: ObjectIdentifier(subscription.outbox), id: subscription.id)
+        let connection = ObjectIdentifier(subscription.outbox)
         state.withLockedValue { state in
-            for mutation in subscription.mutations { state.byMutation[mutation]?[key] = nil }
+            for mutation in subscription.mutations {
+                state.byMutation[mutation]?[connection]?.subscriptions[subscription.id] = nil
+                if state.byMutation[mutation]?[connection]?.subscriptions.isEmpty == true {
+                    state.byMutation[mutation]?[connection] = nil
+                }
+            }
         }
     }
 
-    /// How many subscriptions a mutation would reach.
+    /// How many connections a mutation would reach.
     func count(for mutation: String) -> Int {
         state.withLockedValue { $0.byMutation[mutation]?.count ?? 0 }
     }
@@ -62,24 +73,28 @@ final class SubscriptionRegistry: Sendable {
                 }
                 state.delivered[key] = (version, now)
             }
-            guard let subscriptions = state.byMutation[event.mutation], !subscriptions.isEmpty else { return }
+            guard let connections = state.byMutation[event.mutation], !connections.isEmpty else { return }
             var payloads: [ObjectIdentifier: [UInt8]] = [:]
-            for subscription in subscriptions.values where subscription.matches(data) {
-                let shape = ObjectIdentifier(subscription.shape)
-                let payload: [UInt8]
-                if let written = payloads[shape] {
-                    payload = written
-                } else {
-                    payload = subscription.shape.payload(for: event.data)
-                    payloads[shape] = payload
+            for connection in connections.values {
+                var messages: [ByteBuffer] = []
+                for subscription in connection.subscriptions.values where subscription.matches(data) {
+                    let shape = ObjectIdentifier(subscription.shape)
+                    let payload: [UInt8]
+                    if let written = payloads[shape] {
+                        payload = written
+                    } else {
+                        payload = subscription.shape.payload(for: event.data)
+                        payloads[shape] = payload
+                    }
+                    guard payload.count <= maxEventBytes else {
+                        logger.warning(
+                            "event not delivered: larger than the realtime limit",
+                            metadata: ["mutation": "\(event.mutation)", "bytes": "\(payload.count)", "limit": "\(maxEventBytes)"])
+                        continue
+                    }
+                    messages.append(RealtimeServerMessage.data(prefix: subscription.dataPrefix, payload: payload))
                 }
-                guard payload.count <= maxEventBytes else {
-                    logger.warning(
-                        "event not delivered: larger than the realtime limit",
-                        metadata: ["mutation": "\(event.mutation)", "bytes": "\(payload.count)", "limit": "\(maxEventBytes)"])
-                    continue
-                }
-                subscription.outbox.send(RealtimeServerMessage.data(id: subscription.id, payload: payload))
+                if !messages.isEmpty { connection.outbox.send(contentsOf: messages) }
             }
         }
     }
