@@ -38,12 +38,25 @@ let package = Package(
             ],
             path: "Sources/DeltaSyncSchema"
         ),
+        // A model's SQLite table and predicates compiled to SQL: the server's store and the
+        // client's local store use the same layout.
+        .target(
+            name: "DeltaSyncSQLite",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/DeltaSyncSQLite"
+        ),
         // Item storage behind one protocol; SQLite (GRDB) first. Never imports HTTP.
         .target(
             name: "DeltaSyncStorage",
             dependencies: [
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
+                "DeltaSyncSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],

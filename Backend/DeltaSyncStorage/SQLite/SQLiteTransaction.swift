@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSQLite
 import DeltaSyncSchema
 import GRDB
 

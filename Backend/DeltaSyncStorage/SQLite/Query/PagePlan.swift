@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSQLite
 import GRDB
 
 /// Which rows one ``ItemQuery`` page reads, in which order, and how the next page resumes

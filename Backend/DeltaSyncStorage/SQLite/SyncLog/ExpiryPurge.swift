@@ -1,3 +1,4 @@
+import DeltaSyncSQLite
 import GRDB
 
 /// The batches ``SQLiteItemStore/purgeExpired(deltasBefore:tombstonesExpiredBy:)`` deletes

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSQLite
 import GRDB
 
 /// The tables behind ``SyncLogWriter`` and ``SyncLogReader``, shared by every model:

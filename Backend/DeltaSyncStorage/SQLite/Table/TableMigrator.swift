@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSQLite
 import GRDB
 
 /// Brings a database in line with the schema when the store opens.
@@ -50,7 +51,7 @@ struct TableMigrator {
 
     private func migrate(_ table: ModelTable, _ db: Database) throws {
         guard try db.tableExists(table.name) else {
-            try db.execute(sql: createSQL(table, named: table.quotedName, keeping: []))
+            try db.execute(sql: table.createTableSQL())
             return
         }
         let existing = try db.columns(in: table.name)
@@ -65,7 +66,7 @@ struct TableMigrator {
             return
         }
         for column in table.columns where byName[column.name.lowercased()] == nil {
-            try db.execute(sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(definition(column, in: table))")
+            try db.execute(sql: "ALTER TABLE \(table.quotedName) ADD COLUMN \(table.definition(of: column))")
         }
     }
 
@@ -76,7 +77,7 @@ struct TableMigrator {
         let wanted = Set(table.columns.map { $0.name.lowercased() })
         let kept = existing.filter { !wanted.contains($0.name.lowercased()) }
         let scratch = "deltasync_rebuild".quotedDatabaseIdentifier
-        try db.execute(sql: createSQL(table, named: scratch, keeping: kept))
+        try db.execute(sql: table.createTableSQL(named: scratch, extraColumns: kept.map { "\($0.name.quotedDatabaseIdentifier) \($0.type)" }))
         let copied = existing.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
         do {
             try db.execute(sql: "INSERT INTO \(scratch) (\(copied)) SELECT \(copied) FROM \(table.quotedName)")
@@ -89,25 +90,6 @@ struct TableMigrator {
         }
         try db.execute(sql: "DROP TABLE \(table.quotedName)")
         try db.execute(sql: "ALTER TABLE \(scratch) RENAME TO \(table.quotedName)")
-    }
-
-    private func createSQL(_ table: ModelTable, named name: String, keeping kept: [ColumnInfo]) -> String {
-        let definitions = table.columns.map { definition($0, in: table) }
-            + kept.map { "\($0.name.quotedDatabaseIdentifier) \($0.type)" }
-        let key = table.primaryKey.map { table.columns[$0].quoted }.joined(separator: ", ")
-        // WITHOUT ROWID clusters rows by primary key: a get is one B-tree search and a scan
-        // reads in key order, the two hot paths; items are small enough for this layout.
-        return "CREATE TABLE \(name) (\(definitions.joined(separator: ", ")), PRIMARY KEY (\(key))) WITHOUT ROWID"
-    }
-
-    private func definition(_ column: ModelTable.Column, in table: ModelTable) -> String {
-        var sql = "\(column.quoted) \(column.kind.sqlType)"
-        if column.name == "_version" {
-            sql += " NOT NULL DEFAULT 1"
-        } else if table.primaryKey.contains(where: { table.columns[$0].name == column.name }) {
-            sql += " NOT NULL"
-        }
-        return sql
     }
 
     // MARK: - Indexes
@@ -124,8 +106,7 @@ struct TableMigrator {
             }
         }
         for index in table.indexes.values.sorted(by: { $0.name < $1.name }) where !current.contains(index.sqlName) {
-            let columns = index.columns.map { table.columns[$0].quoted }.joined(separator: ", ")
-            try db.execute(sql: "CREATE INDEX \(index.sqlName.quotedDatabaseIdentifier) ON \(table.quotedName) (\(columns))")
+            try db.execute(sql: table.createIndexSQL(index))
         }
     }
 }

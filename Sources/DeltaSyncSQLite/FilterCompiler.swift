@@ -16,10 +16,14 @@ import GRDB
 /// inputs rarely reach: `==` treats canonically equivalent strings (`"é"` and `"e\u{301}"`) as
 /// equal, and `contains` matches whole characters, so `"e\u{301}"` does not contain `"e"` in
 /// Swift but does here.
-struct FilterCompiler {
-    let table: ModelTable
+package struct FilterCompiler {
+    package let table: ModelTable
 
-    func compile(_ predicate: QueryPredicate) -> SQLFragment {
+    package init(table: ModelTable) {
+        self.table = table
+    }
+
+    package func compile(_ predicate: QueryPredicate) -> SQLFragment {
         switch predicate {
         case .all: return .true
         case .and(let parts): return .and(parts.map(compile))

@@ -10,28 +10,28 @@ import SQLite3
 
 /// The SQLite table of one model: its columns, keys and indexes, and the statements every
 /// transaction reuses. Built once when the store opens.
-struct ModelTable: Sendable {
-    struct Column: Sendable {
-        let name: String
-        let kind: ColumnKind
+package struct ModelTable: Sendable {
+    package struct Column: Sendable {
+        package let name: String
+        package let kind: ColumnKind
         /// `"name"`, ready to splice into SQL.
-        let quoted: String
+        package let quoted: String
     }
 
     /// A secondary index, by column position.
-    struct SecondaryIndex: Sendable {
-        let name: String
+    package struct SecondaryIndex: Sendable {
+        package let name: String
         /// The SQL index name: `<Model>.<index>`, so it never clashes with another model's.
-        let sqlName: String
-        let partition: Int
-        let sortKeys: [Int]
+        package let sqlName: String
+        package let partition: Int
+        package let sortKeys: [Int]
         /// Every column of the SQL index: partition, sort keys, then the remaining key columns,
         /// which give rows with equal sort keys a stable order.
-        let columns: [Int]
+        package let columns: [Int]
     }
 
     /// Sync metadata present on every model, after the model's own fields.
-    static let metadata: [(name: String, kind: ColumnKind)] = [
+    package static let metadata: [(name: String, kind: ColumnKind)] = [
         ("_version", .integer),
         ("_deleted", .boolean),
         ("_lastChangedAt", .integer),
@@ -39,23 +39,23 @@ struct ModelTable: Sendable {
         ("__typename", .text),
     ]
 
-    let name: String
-    let quotedName: String
-    let columns: [Column]
-    let columnIndex: [String: Int]
+    package let name: String
+    package let quotedName: String
+    package let columns: [Column]
+    package let columnIndex: [String: Int]
     /// Primary key columns, partition first.
-    let primaryKey: [Int]
-    let indexes: [String: SecondaryIndex]
+    package let primaryKey: [Int]
+    package let indexes: [String: SecondaryIndex]
 
     /// `"a", "b", ...`: every column, in ``columns`` order.
-    let selectList: String
-    let insertSQL: String
-    let selectByKeySQL: String
-    let deleteByKeySQL: String
+    package let selectList: String
+    package let insertSQL: String
+    package let selectByKeySQL: String
+    package let deleteByKeySQL: String
 
     /// - Throws: ``AppSyncError`` (`InternalFailure`) when a key or index names a field the
     ///   model does not store.
-    init(_ model: Model) throws {
+    package init(_ model: Model) throws {
         var columns: [Column] = []
         var columnIndex: [String: Int] = [:]
         func add(_ name: String, _ kind: ColumnKind) {
@@ -110,8 +110,36 @@ struct ModelTable: Sendable {
     }
 
     /// `?, ?, ?`
-    static func placeholders(_ count: Int) -> String {
+    package static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    // MARK: - Definition
+
+    /// `CREATE TABLE` for this table, under another name (a rebuild's scratch table) and with
+    /// more columns (kept values of removed fields) when given.
+    package func createTableSQL(named name: String? = nil, extraColumns: [String] = []) -> String {
+        let definitions = columns.map(definition(of:)) + extraColumns
+        let key = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
+        // WITHOUT ROWID clusters rows by primary key: a get is one B-tree search and a scan
+        // reads in key order, the two hot paths; items are small enough for this layout.
+        return "CREATE TABLE \(name ?? quotedName) (\(definitions.joined(separator: ", ")), PRIMARY KEY (\(key))) WITHOUT ROWID"
+    }
+
+    /// A column's definition in `CREATE TABLE` or `ADD COLUMN`.
+    package func definition(of column: Column) -> String {
+        var sql = "\(column.quoted) \(column.kind.sqlType)"
+        if column.name == "_version" {
+            sql += " NOT NULL DEFAULT 1"
+        } else if primaryKey.contains(where: { columns[$0].name == column.name }) {
+            sql += " NOT NULL"
+        }
+        return sql
+    }
+
+    package func createIndexSQL(_ index: SecondaryIndex) -> String {
+        let list = index.columns.map { columns[$0].quoted }.joined(separator: ", ")
+        return "CREATE INDEX \(index.sqlName.quotedDatabaseIdentifier) ON \(quotedName) (\(list))"
     }
 
     // MARK: - Values
@@ -121,7 +149,7 @@ struct ModelTable: Sendable {
     ///
     /// Reads the columns with SQLite's C API: base sync pages decode a thousand rows per
     /// request, and going through `DatabaseValue` for each column was half the cost of a page.
-    func item(from statement: Statement) -> Item {
+    package func item(from statement: Statement) -> Item {
         let handle = statement.sqliteStatement
         var item = Item(minimumCapacity: columns.count)
         for (i, column) in columns.enumerated() {
@@ -148,7 +176,7 @@ struct ModelTable: Sendable {
     /// Encodes `value` for the column at `index`.
     ///
     /// - Throws: ``AppSyncError`` (`ValidationException`) when the value does not fit the field.
-    func encode(_ value: JSONValue, column index: Int) throws -> DatabaseValue {
+    package func encode(_ value: JSONValue, column index: Int) throws -> DatabaseValue {
         let column = columns[index]
         guard let encoded = column.kind.encode(value) else {
             throw AppSyncError(
@@ -162,7 +190,7 @@ struct ModelTable: Sendable {
     /// The primary key values of `key` as statement arguments.
     ///
     /// - Throws: ``AppSyncError`` (`ValidationException`) when a key field is missing or null.
-    func keyArguments(_ key: Item) throws -> [DatabaseValue] {
+    package func keyArguments(_ key: Item) throws -> [DatabaseValue] {
         try primaryKey.map { i in
             let value = key[columns[i].name] ?? .null
             guard !value.isNull else { throw missingKey(columns[i].name) }
@@ -170,7 +198,7 @@ struct ModelTable: Sendable {
         }
     }
 
-    func missingKey(_ field: String) -> AppSyncError {
+    package func missingKey(_ field: String) -> AppSyncError {
         let names = primaryKey.map { columns[$0].name }.joined(separator: ", ")
         return AppSyncError(
             .validation,

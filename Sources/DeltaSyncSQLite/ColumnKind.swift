@@ -10,7 +10,7 @@ import GRDB
 /// column. Reads are lenient and go by the stored value's class, so values written under an older
 /// schema (before a field changed type) come back as they were stored, and ``FilterCompiler``
 /// applies the same rule in SQL.
-enum ColumnKind: Sendable, Equatable {
+package enum ColumnKind: Sendable, Equatable {
     /// `Int`, `AWSTimestamp`: SQLite INTEGER.
     case integer
     /// `Float`: SQLite REAL.
@@ -26,7 +26,7 @@ enum ColumnKind: Sendable, Equatable {
     /// A non-model object: JSON text of an object.
     case object
 
-    init(_ field: Field) {
+    package init(_ field: Field) {
         if field.isList {
             self = .list
             return
@@ -42,7 +42,7 @@ enum ColumnKind: Sendable, Equatable {
     }
 
     /// The declared column type, which sets the column's affinity.
-    var sqlType: String {
+    package var sqlType: String {
         switch self {
         case .integer, .boolean: return "INTEGER"
         case .real: return "REAL"
@@ -51,7 +51,7 @@ enum ColumnKind: Sendable, Equatable {
     }
 
     /// What the values look like, for error messages.
-    var expectation: String {
+    package var expectation: String {
         switch self {
         case .integer: return "an integer"
         case .real: return "a number"
@@ -66,7 +66,7 @@ enum ColumnKind: Sendable, Equatable {
     // MARK: - Writing
 
     /// The value to store, or `nil` when `value` does not fit this kind.
-    func encode(_ value: JSONValue) -> DatabaseValue? {
+    package func encode(_ value: JSONValue) -> DatabaseValue? {
         if value.isNull { return .null }
         switch self {
         case .integer:
@@ -93,7 +93,7 @@ enum ColumnKind: Sendable, Equatable {
     // MARK: - Reading
 
     /// The JSON value of a stored value, by its storage class (see the type's comment).
-    func decode(_ dbValue: DatabaseValue) -> JSONValue {
+    package func decode(_ dbValue: DatabaseValue) -> JSONValue {
         switch dbValue.storage {
         case .null, .blob:
             // Nothing in this store writes blobs.
@@ -108,7 +108,7 @@ enum ColumnKind: Sendable, Equatable {
     }
 
     /// The JSON value of stored text: lists and objects are JSON text, anything else a string.
-    func decode(text: String) -> JSONValue {
+    package func decode(text: String) -> JSONValue {
         switch self {
         case .list:
             if let parsed = try? JSONValue(parsing: text), case .array = parsed { return parsed }

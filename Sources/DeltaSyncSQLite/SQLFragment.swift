@@ -3,20 +3,20 @@ import GRDB
 
 /// A piece of SQL with its `?` arguments, in order. Values only ever travel as arguments;
 /// the SQL text holds quoted identifiers and fixed keywords.
-struct SQLFragment {
-    var sql: String
-    var arguments: [DatabaseValue]
+package struct SQLFragment {
+    package var sql: String
+    package var arguments: [DatabaseValue]
 
-    init(_ sql: String, _ arguments: [DatabaseValue] = []) {
+    package init(_ sql: String, _ arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }
 
-    static let `true` = SQLFragment("1")
-    static let `false` = SQLFragment("0")
+    package static let `true` = SQLFragment("1")
+    package static let `false` = SQLFragment("0")
 
     /// `(a AND b AND ...)`; `empty` when there are no parts.
-    static func joined(_ parts: [SQLFragment], by keyword: String, empty: SQLFragment) -> SQLFragment {
+    package static func joined(_ parts: [SQLFragment], by keyword: String, empty: SQLFragment) -> SQLFragment {
         switch parts.count {
         case 0: return empty
         case 1: return parts[0]
@@ -28,14 +28,14 @@ struct SQLFragment {
         }
     }
 
-    static func and(_ parts: [SQLFragment]) -> SQLFragment { joined(parts, by: "AND", empty: .true) }
+    package static func and(_ parts: [SQLFragment]) -> SQLFragment { joined(parts, by: "AND", empty: .true) }
 
-    static func or(_ parts: [SQLFragment]) -> SQLFragment { joined(parts, by: "OR", empty: .false) }
+    package static func or(_ parts: [SQLFragment]) -> SQLFragment { joined(parts, by: "OR", empty: .false) }
 
-    static func not(_ part: SQLFragment) -> SQLFragment { SQLFragment("(NOT \(part.sql))", part.arguments) }
+    package static func not(_ part: SQLFragment) -> SQLFragment { SQLFragment("(NOT \(part.sql))", part.arguments) }
 
     /// `part` where `test` holds, else 0; `part` is not evaluated where `test` fails.
-    static func when(_ test: String, _ part: SQLFragment) -> SQLFragment {
+    package static func when(_ test: String, _ part: SQLFragment) -> SQLFragment {
         SQLFragment("(CASE WHEN \(test) THEN \(part.sql) ELSE 0 END)", part.arguments)
     }
 
@@ -44,7 +44,7 @@ struct SQLFragment {
     /// to, excluding, `prefix` with its last byte incremented. UTF-8 never holds the byte 0xFF,
     /// so the increment cannot carry; the bound is not valid UTF-8, so it is bound as a blob
     /// and read as text. (`LIKE` would ignore case and treat `%` and `_` as wildcards.)
-    static func startsWith(_ expression: String, _ prefix: String) -> SQLFragment {
+    package static func startsWith(_ expression: String, _ prefix: String) -> SQLFragment {
         var upper = Array(prefix.utf8)
         guard let last = upper.popLast() else { return SQLFragment("typeof(\(expression)) = 'text'") }
         upper.append(last + 1)
