@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DeltaSyncServer", targets: ["DeltaSyncServer"]),
         .library(name: "DeltaSyncSchema", targets: ["DeltaSyncSchema"]),
         .library(name: "DeltaSyncCore", targets: ["DeltaSyncCore"]),
+        .library(name: "DeltaSyncClient", targets: ["DeltaSyncClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
@@ -49,6 +50,19 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/DeltaSyncSQLite"
+        ),
+        // The offline-first DataStore for apps: generated models, a local SQLite store, the
+        // outbox. Builds for Apple platforms: no Linux-only API.
+        .target(
+            name: "DeltaSyncClient",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+            ],
+            path: "Client/DeltaSyncClient"
         ),
         // Item storage behind one protocol; SQLite (GRDB) first. Never imports HTTP.
         .target(

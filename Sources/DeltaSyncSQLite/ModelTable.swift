@@ -173,6 +173,33 @@ package struct ModelTable: Sendable {
         return item
     }
 
+    // MARK: - Rows
+
+    /// The stored item with this key, tombstones included.
+    package func fetch(key: Item, in db: Database) throws -> Item? {
+        let statement = try db.cachedStatement(sql: selectByKeySQL)
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keyArguments(key)))
+        guard try rows.next() != nil else { return nil }
+        return item(from: statement)
+    }
+
+    /// Inserts or replaces the row of `item`.
+    ///
+    /// - Throws: ``AppSyncError`` (`ValidationException`) when a key field is missing or a
+    ///   value does not fit its field.
+    package func put(_ item: Item, in db: Database) throws {
+        var arguments: [DatabaseValue] = []
+        arguments.reserveCapacity(columns.count)
+        for (i, column) in columns.enumerated() {
+            let value = item[column.name] ?? .null
+            if value.isNull, primaryKey.contains(i) { throw missingKey(column.name) }
+            // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
+            arguments.append(value.isNull && column.name == "_version" ? 1.databaseValue : try encode(value, column: i))
+        }
+        let statement = try db.cachedStatement(sql: insertSQL)
+        try statement.execute(arguments: StatementArguments(arguments))
+    }
+
     /// Encodes `value` for the column at `index`.
     ///
     /// - Throws: ``AppSyncError`` (`ValidationException`) when the value does not fit the field.

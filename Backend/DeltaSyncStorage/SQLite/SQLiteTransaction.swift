@@ -12,11 +12,7 @@ struct SQLiteTransaction: ItemWriteTransaction {
     // MARK: - Reading
 
     func get(_ model: Model, key: Item) throws -> Item? {
-        let table = try catalog.table(for: model)
-        let statement = try db.cachedStatement(sql: table.selectByKeySQL)
-        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(table.keyArguments(key)))
-        guard try rows.next() != nil else { return nil }
-        return table.item(from: statement)
+        try catalog.table(for: model).fetch(key: key, in: db)
     }
 
     /// Reads up to `limit + 1` rows in order: the first `limit` make the page (filtered by the
@@ -54,17 +50,7 @@ struct SQLiteTransaction: ItemWriteTransaction {
     // MARK: - Writing
 
     func put(_ model: Model, _ item: Item) throws {
-        let table = try catalog.table(for: model)
-        var arguments: [DatabaseValue] = []
-        arguments.reserveCapacity(table.columns.count)
-        for (i, column) in table.columns.enumerated() {
-            let value = item[column.name] ?? .null
-            if value.isNull, table.primaryKey.contains(i) { throw table.missingKey(column.name) }
-            // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
-            arguments.append(value.isNull && column.name == "_version" ? 1.databaseValue : try table.encode(value, column: i))
-        }
-        let statement = try db.cachedStatement(sql: table.insertSQL)
-        try statement.execute(arguments: StatementArguments(arguments))
+        try catalog.table(for: model).put(item, in: db)
     }
 
     @discardableResult

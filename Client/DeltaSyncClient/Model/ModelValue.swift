@@ -1,0 +1,98 @@
+import DeltaSyncCore
+import Foundation
+
+/// A Swift value a model field holds, with its JSON form in AppSync's wire shape.
+public protocol ModelValue: Sendable {
+    init(json: JSONValue) throws(DataStoreError)
+    var json: JSONValue { get }
+}
+
+private func mismatch(_ type: String, _ json: JSONValue) -> DataStoreError {
+    .decoding(model: type, field: nil, reason: "expected \(type), got \(json.jsonText)")
+}
+
+extension String: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        guard let value = json.stringValue else { throw mismatch("String", json) }
+        self = value
+    }
+    public var json: JSONValue { .string(self) }
+}
+
+extension Int: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        guard let value = json.intValue else { throw mismatch("Int", json) }
+        self = value
+    }
+    public var json: JSONValue { .int(self) }
+}
+
+extension Double: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        guard let value = json.doubleValue else { throw mismatch("Double", json) }
+        self = value
+    }
+    public var json: JSONValue { .double(self) }
+}
+
+extension Bool: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        guard let value = json.boolValue else { throw mismatch("Bool", json) }
+        self = value
+    }
+    public var json: JSONValue { .bool(self) }
+}
+
+/// `AWSJSON`: any JSON value. On the wire it travels as JSON text, which is decoded here.
+extension JSONValue: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        if case .string(let text) = json, let parsed = try? JSONValue(parsing: text) {
+            self = parsed
+        } else {
+            self = json
+        }
+    }
+    public var json: JSONValue { .string(jsonText) }
+}
+
+/// `AWSTimestamp`: seconds since 1970.
+extension Date: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        guard let seconds = json.intValue else { throw mismatch("AWSTimestamp", json) }
+        self.init(timeIntervalSince1970: TimeInterval(seconds))
+    }
+    public var json: JSONValue { .int(Int(timeIntervalSince1970.rounded(.down))) }
+}
+
+extension Optional: ModelValue where Wrapped: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        self = json.isNull ? nil : try Wrapped(json: json)
+    }
+    public var json: JSONValue { self?.json ?? .null }
+}
+
+extension Array: ModelValue where Element: ModelValue {
+    public init(json: JSONValue) throws(DataStoreError) {
+        guard case .array(let elements) = json else { throw mismatch("a list", json) }
+        var values: [Element] = []
+        values.reserveCapacity(elements.count)
+        for element in elements { values.append(try Element(json: element)) }
+        self = values
+    }
+    public var json: JSONValue { .array(map(\.json)) }
+}
+
+extension Item {
+    /// A field's value for generated `init(item:)`: a missing field reads as `null`, which only
+    /// an optional accepts.
+    public func field<FieldValue: ModelValue>(_ name: String, of model: String) throws(DataStoreError) -> FieldValue {
+        let value = self[name] ?? .null
+        do {
+            return try FieldValue(json: value)
+        } catch {
+            if value.isNull { throw .decoding(model: model, field: name, reason: "the field is required but has no value") }
+            guard case .decoding(_, _, let reason) = error else { throw error }
+            throw .decoding(model: model, field: name, reason: reason)
+        }
+    }
+}

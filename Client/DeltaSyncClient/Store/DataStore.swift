@@ -1,0 +1,302 @@
+import DeltaSyncCore
+import DeltaSyncSQLite
+import DeltaSyncSchema
+import Foundation
+import GRDB
+
+/// An offline-first store of the generated models, on a SQLite database on the device.
+///
+/// Every call works without a network. Each save or delete writes the model and its outbox
+/// entry in one transaction, so a pending change is never lost or sent twice.
+///
+/// ```swift
+/// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
+/// try await dataStore.save(Post(title: "Hello", blogID: blog.id))
+/// let drafts = try await dataStore.query(Post.self, where: Post.keys.status == .draft, sort: [.descending(Post.keys.rating)])
+/// for await change in dataStore.observe(Post.self) { print(change.mutationType, change.model.title) }
+/// ```
+public final class DataStore: Sendable {
+    /// Where the database lives.
+    public enum Location: Sendable {
+        /// A SQLite file (created with its folder), in WAL mode.
+        case file(URL)
+        /// Memory only: gone when the `DataStore` is.
+        case inMemory
+    }
+
+    let database: LocalDatabase
+    let feed = ChangeFeed()
+    private let errorHandler: @Sendable (DataStoreError) -> Void
+
+    /// Opens the store for the models of `registry` (the generated `DeltaSyncModels`).
+    ///
+    /// When the schema changed since the file was last opened, local data is rebuilt for the
+    /// new schema (a full sync follows once sync runs). Pending outbox mutations that still fit
+    /// the new schema are kept; the others are removed and reported to `errorHandler`.
+    public init(
+        models registry: any ModelRegistry.Type, location: Location = .inMemory,
+        errorHandler: @escaping @Sendable (DataStoreError) -> Void = { _ in }
+    ) throws(DataStoreError) {
+        do {
+            let (database, dropped) = try LocalDatabase.open(location, registry: registry)
+            self.database = database
+            self.errorHandler = errorHandler
+            for error in dropped { errorHandler(error) }
+        } catch let error as DataStoreError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    deinit {
+        feed.finish()
+    }
+
+    // MARK: - Lifecycle
+
+    /// Starts the store. Local-only until a sync engine is attached; every call starts it.
+    public func start() async throws(DataStoreError) {}
+
+    /// Stops syncing; local data stays.
+    public func stop() async throws(DataStoreError) {}
+
+    /// Deletes every model, pending mutation and sync state. The next sync is a full one.
+    public func clear() async throws(DataStoreError) {
+        try await write { db in
+            for table in self.database.tables.values { try db.execute(sql: "DELETE FROM \(table.quotedName)") }
+            try db.execute(sql: "DELETE FROM \(Outbox.table)")
+            try ModelSyncMetadata.removeAll(db)
+            return []
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Creates or updates `model`.
+    ///
+    /// - Parameter condition: checked against the stored model before writing, and sent with
+    ///   the mutation so the backend checks it too. A condition on a model that does not exist
+    ///   yet fails.
+    /// - Throws: ``DataStoreError/conditionFailed(model:reason:)`` when the condition is not met.
+    @discardableResult
+    public func save<M: Model>(_ model: M, where condition: QueryPredicate? = nil) async throws(DataStoreError) -> M {
+        let table = try database.table(M.modelName)
+        let item = model.item
+        let identifier = model.identifier
+        try await write { db in
+            let stored = try table.fetch(key: item, in: db)
+            let live = stored.flatMap { $0["_deleted"]?.boolValue == true ? nil : $0 }
+            if let condition, condition != .all {
+                guard let live else {
+                    throw DataStoreError.conditionFailed(model: M.modelName, reason: "the model does not exist, so no condition can apply")
+                }
+                guard condition.matches(live) else {
+                    throw DataStoreError.conditionFailed(model: M.modelName, reason: "the stored model does not match \(condition.filterInput.jsonText)")
+                }
+            }
+            var row = item
+            // The sync metadata stays with the row: it is the version the next mutation sends.
+            for name in ["_version", "_lastChangedAt"] { row[name] = stored?[name] }
+            try table.put(row, in: db)
+            let mutationType: MutationType = live == nil ? .create : .update
+            var sent = item
+            if let version = stored?["_version"], stored?["_lastChangedAt"] != nil { sent["_version"] = version }
+            try Outbox.enqueue(
+                db, model: M.modelName, modelID: identifier.description, mutationType: mutationType, item: sent, condition: condition)
+            return [StoredChange(modelName: M.modelName, mutationType: mutationType, item: item, isRemote: false)]
+        }
+        return model
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes `model` and, first, its `@hasMany` children, recursively. Each deleted model
+    /// gets its own outbox entry, children before parents.
+    ///
+    /// - Parameter condition: checked locally against the stored model (not sent, as Amplify).
+    public func delete<M: Model>(_ model: M, where condition: QueryPredicate? = nil) async throws(DataStoreError) {
+        try await delete(M.self, withIdentifier: model.identifier, where: condition)
+    }
+
+    /// Deletes the model with this key (nothing when there is none), cascading as
+    /// ``delete(_:where:)-(M,_)``.
+    public func delete<M: Model>(
+        _ type: M.Type, withIdentifier identifier: ModelIdentifier, where condition: QueryPredicate? = nil
+    ) async throws(DataStoreError) {
+        let table = try database.table(M.modelName)
+        try await write { db in
+            guard let stored = try table.fetch(key: identifier.item, in: db), stored["_deleted"]?.boolValue != true else { return [] }
+            if let condition, !condition.matches(stored) {
+                throw DataStoreError.conditionFailed(model: M.modelName, reason: "the stored model does not match \(condition.filterInput.jsonText)")
+            }
+            var changes: [StoredChange] = []
+            try self.cascadeDelete(stored, of: M.schema, condition: nil, db, into: &changes)
+            return changes
+        }
+    }
+
+    /// Deletes the model with this `id`.
+    public func delete<M: Model>(_ type: M.Type, withId id: String) async throws(DataStoreError) {
+        try await delete(type, withIdentifier: ModelIdentifier([(M.schema.primaryKey.partitionField, .string(id))]))
+    }
+
+    /// Deletes every model matching `predicate` (and their children); each mutation carries
+    /// the predicate as its condition, as Amplify sends a batch delete.
+    public func delete<M: Model>(_ type: M.Type, where predicate: QueryPredicate) async throws(DataStoreError) {
+        let table = try database.table(M.modelName)
+        try await write { db in
+            var changes: [StoredChange] = []
+            for item in try self.select(table, where: predicate, sort: [], paginate: nil, db) {
+                try self.cascadeDelete(item, of: M.schema, condition: predicate, db, into: &changes)
+            }
+            return changes
+        }
+    }
+
+    private func cascadeDelete(
+        _ item: Item, of model: ModelSchema, condition: QueryPredicate?, _ db: Database, into changes: inout [StoredChange]
+    ) throws {
+        for field in model.relationFields {
+            guard let relation = field.relation, relation.isConnection,
+                let childModel = database.schema.model(named: relation.relatedModel)
+            else { continue }
+            let childTable = try database.table(childModel.name)
+            let match = zip(relation.relatedFields, relation.localFields).reduce(QueryPredicate.all) {
+                $0 && .field($1.0, .eq(item[$1.1] ?? .null))
+            }
+            for child in try select(childTable, where: match, sort: [], paginate: nil, db) {
+                try cascadeDelete(child, of: childModel, condition: nil, db, into: &changes)
+            }
+        }
+        let table = try database.table(model.name)
+        var tombstone = item
+        tombstone["_deleted"] = .bool(true)
+        try table.put(tombstone, in: db)
+        let key = model.primaryKey.fields.map { ($0, item[$0] ?? .null) }
+        var sent = Dictionary(key, uniquingKeysWith: { a, _ in a })
+        if let version = item["_version"], item["_lastChangedAt"] != nil { sent["_version"] = version }
+        try Outbox.enqueue(
+            db, model: model.name, modelID: ModelIdentifier(key).description, mutationType: .delete, item: sent, condition: condition)
+        changes.append(StoredChange(modelName: model.name, mutationType: .delete, item: item, isRemote: false))
+    }
+
+    // MARK: - Querying
+
+    /// The model with this key, `nil` when there is none.
+    public func query<M: Model>(_ type: M.Type, byIdentifier identifier: ModelIdentifier) async throws(DataStoreError) -> M? {
+        let table = try database.table(M.modelName)
+        let item: Item? = try await read { db in
+            guard let stored = try table.fetch(key: identifier.item, in: db), stored["_deleted"]?.boolValue != true else { return nil }
+            return stored
+        }
+        return try item.map { item throws(DataStoreError) in try M(item: item) }
+    }
+
+    /// The model with this `id`, `nil` when there is none.
+    public func query<M: Model>(_ type: M.Type, byId id: String) async throws(DataStoreError) -> M? {
+        try await query(type, byIdentifier: ModelIdentifier([(M.schema.primaryKey.partitionField, .string(id))]))
+    }
+
+    /// The models matching `predicate`, in `sort` order (storage order without one), one page
+    /// when `paginate` is given.
+    public func query<M: Model>(
+        _ type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = [],
+        paginate: QueryPaginationInput? = nil
+    ) async throws(DataStoreError) -> [M] {
+        let table = try database.table(M.modelName)
+        let items = try await read { db in try self.select(table, where: predicate, sort: sort, paginate: paginate, db) }
+        var models: [M] = []
+        models.reserveCapacity(items.count)
+        for item in items { models.append(try M(item: item)) }
+        return models
+    }
+
+    /// The rows of `table` matching `predicate`, tombstones left out.
+    func select(
+        _ table: ModelTable, where predicate: QueryPredicate, sort: [QuerySortDescriptor], paginate: QueryPaginationInput?,
+        _ db: Database
+    ) throws -> [Item] {
+        let query = try LocalQuery(table: table, predicate: predicate, sort: sort, paginate: paginate)
+        let statement = try db.makeStatement(sql: query.sql)
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(query.arguments))
+        var items: [Item] = []
+        while try rows.next() != nil { items.append(table.item(from: statement)) }
+        return items
+    }
+
+    // MARK: - Observing
+
+    /// Every change of `M` from now on, local and remote, in commit order.
+    public func observe<M: Model>(_ type: M.Type) -> ModelChanges<M> {
+        ModelChanges(changes: feed.changes(), identifier: nil, onError: errorHandler)
+    }
+
+    /// Every change of the model with this key from now on.
+    public func observe<M: Model>(_ type: M.Type, identifier: ModelIdentifier) -> ModelChanges<M> {
+        ModelChanges(changes: feed.changes(), identifier: identifier, onError: errorHandler)
+    }
+
+    /// The query's results now, then again after every change of `M`, in commit order.
+    public func observeQuery<M: Model>(
+        for type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
+    ) -> AsyncThrowingStream<QuerySnapshot<M>, any Error> {
+        let changes = feed.changes()
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    continuation.yield(QuerySnapshot(items: try await self.query(M.self, where: predicate, sort: sort), isSynced: false))
+                    for await change in changes where change.modelName == M.modelName {
+                        continuation.yield(QuerySnapshot(items: try await self.query(M.self, where: predicate, sort: sort), isSynced: false))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: - Pending mutations and sync state
+
+    /// The outbox, oldest first.
+    public func pendingMutations() async throws(DataStoreError) -> [OutboxMutation] {
+        try await read { db in try Outbox.all(db) }
+    }
+
+    /// The sync state of every model that synced.
+    public func syncMetadata(for modelName: String) async throws(DataStoreError) -> ModelSyncMetadata? {
+        try await read { db in try ModelSyncMetadata.fetch(db, model: modelName) }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a write transaction and publishes its changes once it committed.
+    func write(_ body: @escaping @Sendable (Database) throws -> [StoredChange]) async throws(DataStoreError) {
+        let feed = self.feed
+        do {
+            try await database.writer.write { db in
+                let changes = try body(db)
+                // On the writer, right after the commit: observers get changes in commit order.
+                if !changes.isEmpty { db.afterNextTransaction { _ in feed.publish(changes) } }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(DataStoreError) -> T {
+        do {
+            return try await database.writer.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    private static func storeError(_ error: any Error) -> DataStoreError {
+        if let error = error as? DataStoreError { return error }
+        if let error = error as? AppSyncError { return .storage(error.message) }
+        return .storage("\(error)")
+    }
+}

@@ -1,0 +1,32 @@
+import DeltaSyncCore
+
+/// What can go wrong in a ``DataStore`` call; each case says what to do about it.
+public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stored or received item does not fit the generated model.
+    case decoding(model: String, field: String?, reason: String)
+    /// `save(_:where:)` or `delete(_:where:)` with a condition the stored item does not meet,
+    /// or a condition on an item that does not exist.
+    case conditionFailed(model: String, reason: String)
+    /// The model type is not in the registry the store was opened with.
+    case unknownModel(String)
+    /// The local database failed.
+    case storage(String)
+    /// Outbox mutations that no longer fit the schema after it changed; reported through the
+    /// error handler and removed from the outbox.
+    case pendingMutationsDropped(model: String, count: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .decoding(let model, let field, let reason):
+            return "Cannot read \(model)\(field.map { ".\($0)" } ?? ""): \(reason). Regenerate the models from the schema the data was written with."
+        case .conditionFailed(let model, let reason):
+            return "The condition on \(model) was not met: \(reason)."
+        case .unknownModel(let name):
+            return "\(name) is not a model of this DataStore. Pass it in the models the DataStore is created with (the generated registry lists them all)."
+        case .storage(let message):
+            return "The local store failed: \(message)"
+        case .pendingMutationsDropped(let model, let count, let reason):
+            return "\(count) pending \(model) mutation(s) were removed from the outbox: \(reason)."
+        }
+    }
+}

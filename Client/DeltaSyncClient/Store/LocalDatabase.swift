@@ -1,0 +1,121 @@
+import DeltaSyncCore
+import DeltaSyncSQLite
+import DeltaSyncSchema
+import Foundation
+import GRDB
+
+/// The device's SQLite database: one table per model (``ModelTable``, the layout the server
+/// uses, whose `_version`, `_deleted` and `_lastChangedAt` columns are the per-item sync
+/// metadata) plus the outbox and per-model sync metadata, all written in one transaction per
+/// change.
+struct LocalDatabase: Sendable {
+    let writer: any DatabaseWriter
+    let tables: [String: ModelTable]
+    let schema: AmplifySchema
+
+    /// Opens (or creates) the database and brings it in line with the schema. When the schema
+    /// changed since the last open, local data is rebuilt; outbox mutations that still fit are
+    /// kept (their items stay visible), the others are returned to be reported.
+    static func open(
+        _ location: DataStore.Location, registry: any ModelRegistry.Type
+    ) throws -> (LocalDatabase, dropped: [DataStoreError]) {
+        let writer: any DatabaseWriter
+        switch location {
+        case .inMemory:
+            writer = try DatabaseQueue()
+        case .file(let url):
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // A pool opens in WAL mode: queries read while a save writes.
+            writer = try DatabasePool(path: url.path)
+        }
+        let schema = registry.schema
+        var tables: [String: ModelTable] = [:]
+        for model in schema.models { tables[model.name] = try ModelTable(model) }
+        let database = LocalDatabase(writer: writer, tables: tables, schema: schema)
+        let version = SchemaVersion.hash(registry.schemaText)
+        let dropped = try writer.write { db in try database.migrate(db, version: version) }
+        return (database, dropped)
+    }
+
+    private func migrate(_ db: Database, version: String) throws -> [DataStoreError] {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS deltasync_client_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+        try Outbox.create(db)
+        try ModelSyncMetadata.create(db)
+        let stored = try String.fetchOne(db, sql: "SELECT value FROM deltasync_client_meta WHERE key = 'schemaVersion'")
+        var dropped: [DataStoreError] = []
+        if stored != version {
+            let previous = try String.fetchOne(db, sql: "SELECT value FROM deltasync_client_meta WHERE key = 'modelTables'")
+            let previousTables = previous.flatMap { try? JSONValue(parsing: $0).arrayValue?.compactMap(\.stringValue) } ?? []
+            let pending = try Outbox.all(db)
+            for name in previousTables where try db.tableExists(name) {
+                try db.execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
+            }
+            try ModelSyncMetadata.removeAll(db)
+            try createTables(db)
+            dropped = try keepFitting(pending, db)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO deltasync_client_meta (key, value) VALUES ('schemaVersion', ?), ('modelTables', ?)",
+                arguments: [version, JSONValue.array(tables.keys.sorted().map { .string($0) }).jsonText])
+        } else {
+            try createTables(db)
+        }
+        return dropped
+    }
+
+    private func createTables(_ db: Database) throws {
+        for table in tables.values where try !db.tableExists(table.name) {
+            try db.execute(sql: table.createTableSQL())
+            for index in table.indexes.values { try db.execute(sql: table.createIndexSQL(index)) }
+        }
+    }
+
+    /// Keeps the pending mutations whose model and fields the new schema still has, putting
+    /// their items back; removes the others and describes them.
+    private func keepFitting(_ pending: [OutboxMutation], _ db: Database) throws -> [DataStoreError] {
+        var dropped: [String: (count: Int, reason: String)] = [:]
+        for mutation in pending {
+            let reason: String?
+            if let table = tables[mutation.modelName], let model = schema.model(named: mutation.modelName) {
+                let known = Set(model.storedFields.map(\.name) + ModelTable.metadata.map(\.name))
+                let unknown = mutation.item.keys.filter { !known.contains($0) }.sorted()
+                if !unknown.isEmpty {
+                    reason = "the schema no longer has field(s) \(unknown.joined(separator: ", "))"
+                } else if mutation.mutationType != .delete {
+                    do {
+                        try table.put(mutation.item, in: db)
+                        reason = nil
+                    } catch {
+                        reason = "the item no longer fits the schema (\(error))"
+                    }
+                } else {
+                    reason = nil
+                }
+            } else {
+                reason = "the schema no longer has model \(mutation.modelName)"
+            }
+            if let reason {
+                try Outbox.remove(db, sequence: mutation.sequence)
+                dropped[mutation.modelName, default: (0, reason)].count += 1
+            }
+        }
+        return dropped.keys.sorted().map { .pendingMutationsDropped(model: $0, count: dropped[$0]!.count, reason: dropped[$0]!.reason) }
+    }
+
+    func table(_ name: String) throws(DataStoreError) -> ModelTable {
+        guard let table = tables[name] else { throw .unknownModel(name) }
+        return table
+    }
+}
+
+/// Identifies a schema text, to notice when it changed between launches.
+enum SchemaVersion {
+    /// FNV-1a over the text's UTF-8: stable across processes and platforms, unlike `Hasher`.
+    static func hash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

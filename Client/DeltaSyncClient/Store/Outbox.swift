@@ -1,0 +1,67 @@
+import DeltaSyncCore
+import Foundation
+import GRDB
+
+/// A local mutation waiting to be sent to the backend.
+public struct OutboxMutation: Sendable, Equatable {
+    /// FIFO position.
+    public let sequence: Int64
+    public let modelName: String
+    /// The model's key, as ``ModelIdentifier/description`` writes it.
+    public let modelID: String
+    public let mutationType: MutationType
+    /// The model's stored fields, with `_version` when the item was synced before.
+    public let item: Item
+    /// The condition input sent with the mutation, `nil` for none.
+    public let condition: JSONValue?
+}
+
+/// The persisted outbox table: pending mutations, oldest first. Written in the same
+/// transaction as the model change it records.
+enum Outbox {
+    static let table = "deltasync_outbox"
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS deltasync_outbox (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                model TEXT NOT NULL,
+                modelID TEXT NOT NULL,
+                mutationType TEXT NOT NULL,
+                item TEXT NOT NULL,
+                condition TEXT,
+                createdAt INTEGER NOT NULL,
+                inProcess INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS deltasync_outbox_item ON deltasync_outbox (model, modelID);
+            """)
+    }
+
+    static func enqueue(
+        _ db: Database, model: String, modelID: String, mutationType: MutationType, item: Item, condition: QueryPredicate?
+    ) throws {
+        let conditionText = condition.flatMap { $0 == .all ? nil : $0.filterInput.jsonText }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO deltasync_outbox (model, modelID, mutationType, item, condition, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [
+            model, modelID, mutationType.rawValue, JSONValue.object(item).jsonText, conditionText,
+            Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),
+        ])
+    }
+
+    static func all(_ db: Database) throws -> [OutboxMutation] {
+        try Row.fetchAll(db, sql: "SELECT sequence, model, modelID, mutationType, item, condition FROM deltasync_outbox ORDER BY sequence")
+            .map { row in
+                let item = (try? JSONValue(parsing: row["item"]))?.objectValue ?? [:]
+                let condition = (row["condition"] as String?).flatMap { try? JSONValue(parsing: $0) }
+                return OutboxMutation(
+                    sequence: row["sequence"], modelName: row["model"], modelID: row["modelID"],
+                    mutationType: MutationType(rawValue: row["mutationType"]) ?? .update, item: item, condition: condition)
+            }
+    }
+
+    static func remove(_ db: Database, sequence: Int64) throws {
+        try db.execute(sql: "DELETE FROM deltasync_outbox WHERE sequence = ?", arguments: [sequence])
+    }
+}
