@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "DeltaSyncSchema", targets: ["DeltaSyncSchema"]),
         .library(name: "DeltaSyncCore", targets: ["DeltaSyncCore"]),
         .library(name: "DeltaSyncClient", targets: ["DeltaSyncClient"]),
+        .library(name: "DeltaSyncCodegen", targets: ["DeltaSyncCodegen"]),
+        .executable(name: "deltasync-codegen", targets: ["deltasync-codegen"]),
+        .plugin(name: "DeltaSyncModels", targets: ["DeltaSyncModels"]),
     ],
     dependencies: [
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
@@ -64,6 +67,27 @@ let package = Package(
             ],
             path: "Client/DeltaSyncClient"
         ),
+        // Swift models for DeltaSyncClient generated from an Amplify schema.
+        .target(
+            name: "DeltaSyncCodegen",
+            dependencies: ["DeltaSyncSchema"],
+            path: "Client/DeltaSyncCodegen"
+        ),
+        // The generator alone, for the build tool plugin: building it does not build the server.
+        // Named as its product: SwiftPM cannot give a plugin an executable target whose product
+        // has another name (swiftlang/swift-package-manager#8831).
+        .executableTarget(
+            name: "deltasync-codegen",
+            dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema"],
+            path: "Client/DeltaSyncCodegenTool"
+        ),
+        // Generates the models of a target's schema.graphql at build time.
+        .plugin(
+            name: "DeltaSyncModels",
+            capability: .buildTool(),
+            dependencies: ["deltasync-codegen"],
+            path: "Client/Plugins/DeltaSyncModels"
+        ),
         // Item storage behind one protocol; SQLite (GRDB) first. Never imports HTTP.
         .target(
             name: "DeltaSyncStorage",
@@ -101,6 +125,7 @@ let package = Package(
             dependencies: [
                 "DeltaSyncServer",
                 "DeltaSyncSchema",
+                "DeltaSyncCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -146,6 +171,16 @@ let package = Package(
             ],
             path: "Benchmarks/RealtimeBenchmark"
         ),
+        .executableTarget(
+            name: "ClientBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/ClientBenchmark",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
         .testTarget(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore"],
@@ -156,6 +191,23 @@ let package = Package(
             dependencies: ["DeltaSyncSchema", .product(name: "GraphQL", package: "GraphQL")],
             path: "Tests/DeltaSyncSchemaTests",
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "DeltaSyncCodegenTests",
+            dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema"],
+            path: "Tests/DeltaSyncCodegenTests"
+        ),
+        .testTarget(
+            name: "DeltaSyncClientTests",
+            dependencies: ["DeltaSyncClient", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/DeltaSyncClientTests",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
+        .testTarget(
+            name: "DeltaSyncClientModelTests",
+            dependencies: ["DeltaSyncClient"],
+            path: "Tests/DeltaSyncClientModelTests",
+            plugins: [.plugin(name: "DeltaSyncModels")]
         ),
         .testTarget(
             name: "DeltaSyncStorageTests",

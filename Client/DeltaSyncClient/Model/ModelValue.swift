@@ -7,40 +7,41 @@ public protocol ModelValue: Sendable {
     var json: JSONValue { get }
 }
 
-private func mismatch(_ type: String, _ json: JSONValue) -> DataStoreError {
+@usableFromInline
+func mismatch(_ type: String, _ json: JSONValue) -> DataStoreError {
     .decoding(model: type, field: nil, reason: "expected \(type), got \(json.jsonText)")
 }
 
 extension String: ModelValue {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let value = json.stringValue else { throw mismatch("String", json) }
         self = value
     }
-    public var json: JSONValue { .string(self) }
+    @inlinable public var json: JSONValue { .string(self) }
 }
 
 extension Int: ModelValue {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let value = json.intValue else { throw mismatch("Int", json) }
         self = value
     }
-    public var json: JSONValue { .int(self) }
+    @inlinable public var json: JSONValue { .int(self) }
 }
 
 extension Double: ModelValue {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let value = json.doubleValue else { throw mismatch("Double", json) }
         self = value
     }
-    public var json: JSONValue { .double(self) }
+    @inlinable public var json: JSONValue { .double(self) }
 }
 
 extension Bool: ModelValue {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let value = json.boolValue else { throw mismatch("Bool", json) }
         self = value
     }
-    public var json: JSONValue { .bool(self) }
+    @inlinable public var json: JSONValue { .bool(self) }
 }
 
 /// `AWSJSON`: any JSON value. On the wire it travels as JSON text, which is decoded here.
@@ -65,27 +66,27 @@ extension Date: ModelValue {
 }
 
 extension Optional: ModelValue where Wrapped: ModelValue {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         self = json.isNull ? nil : try Wrapped(json: json)
     }
-    public var json: JSONValue { self?.json ?? .null }
+    @inlinable public var json: JSONValue { self?.json ?? .null }
 }
 
 extension Array: ModelValue where Element: ModelValue {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard case .array(let elements) = json else { throw mismatch("a list", json) }
         var values: [Element] = []
         values.reserveCapacity(elements.count)
         for element in elements { values.append(try Element(json: element)) }
         self = values
     }
-    public var json: JSONValue { .array(map(\.json)) }
+    @inlinable public var json: JSONValue { .array(map(\.json)) }
 }
 
 extension Item {
     /// A field's value for generated `init(item:)`: a missing field reads as `null`, which only
     /// an optional accepts.
-    public func field<FieldValue: ModelValue>(_ name: String, of model: String) throws(DataStoreError) -> FieldValue {
+    @inlinable public func field<FieldValue: ModelValue>(_ name: String, of model: String) throws(DataStoreError) -> FieldValue {
         let value = self[name] ?? .null
         do {
             return try FieldValue(json: value)

@@ -85,10 +85,12 @@ public final class DataStore: Sendable {
         let item = model.item
         let identifier = model.identifier
         try await write { db in
-            let stored = try table.fetch(key: item, in: db)
-            let live = stored.flatMap { $0["_deleted"]?.boolValue == true ? nil : $0 }
+            // Without a condition only the sync metadata matters; decoding the item would cost
+            // more than the write.
+            let metadata = try table.metadata(key: item, using: db.cachedStatement(sql: table.selectMetadataByKeySQL))
+            let exists = metadata.map { !$0.deleted } ?? false
             if let condition, condition != .all {
-                guard let live else {
+                guard exists, let live = try table.fetch(key: item, in: db) else {
                     throw DataStoreError.conditionFailed(model: M.modelName, reason: "the model does not exist, so no condition can apply")
                 }
                 guard condition.matches(live) else {
@@ -96,12 +98,15 @@ public final class DataStore: Sendable {
                 }
             }
             var row = item
-            // The sync metadata stays with the row: it is the version the next mutation sends.
-            for name in ["_version", "_lastChangedAt"] { row[name] = stored?[name] }
-            try table.put(row, in: db)
-            let mutationType: MutationType = live == nil ? .create : .update
             var sent = item
-            if let version = stored?["_version"], stored?["_lastChangedAt"] != nil { sent["_version"] = version }
+            // The sync metadata stays with the row: it is the version the next mutation sends.
+            if let metadata {
+                row["_version"] = metadata.version.map(JSONValue.int)
+                row["_lastChangedAt"] = metadata.lastChangedAt.map(JSONValue.int)
+                if let version = metadata.version, metadata.lastChangedAt != nil { sent["_version"] = .int(version) }
+            }
+            try table.put(row, in: db)
+            let mutationType: MutationType = exists ? .update : .create
             try Outbox.enqueue(
                 db, model: M.modelName, modelID: identifier.description, mutationType: mutationType, item: sent, condition: condition)
             return [StoredChange(modelName: M.modelName, mutationType: mutationType, item: item, isRemote: false)]

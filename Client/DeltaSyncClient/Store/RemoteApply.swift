@@ -25,20 +25,24 @@ extension DataStore {
             let pending = try Set(String.fetchAll(db, sql: "SELECT modelID FROM deltasync_outbox WHERE model = ?", arguments: [modelName]))
             var counts = RemoteApplyCounts()
             var changes: [StoredChange] = []
+            let metadataStatement = try db.makeStatement(sql: table.selectMetadataByKeySQL)
+            let insertStatement = try db.makeStatement(sql: table.insertSQL)
             for record in records {
-                let key = model.primaryKey.fields.map { ($0, record[$0] ?? .null) }
-                if !pending.isEmpty, pending.contains(ModelIdentifier(key).description) {
-                    counts.skipped += 1
-                    continue
+                if !pending.isEmpty {
+                    let key = model.primaryKey.fields.map { ($0, record[$0] ?? .null) }
+                    if pending.contains(ModelIdentifier(key).description) {
+                        counts.skipped += 1
+                        continue
+                    }
                 }
-                let stored = try table.fetch(key: record, in: db)
-                if let local = stored?["_version"]?.intValue, let remote = record["_version"]?.intValue, remote <= local {
+                let stored = try table.metadata(key: record, using: metadataStatement)
+                if let local = stored?.version, let remote = record["_version"]?.intValue, remote <= local {
                     counts.skipped += 1
                     continue
                 }
                 let deleted = record["_deleted"]?.boolValue == true
-                let wasLive = stored != nil && stored?["_deleted"]?.boolValue != true
-                try table.put(record, in: db)
+                let wasLive = stored.map { !$0.deleted } ?? false
+                try table.put(record, using: insertStatement)
                 let mutationType: MutationType
                 if deleted {
                     guard wasLive else { continue }

@@ -1,0 +1,135 @@
+// Client store benchmarks (issue #5), each beside raw SQLite doing the same work through GRDB
+// in the same run:
+//   1. a single `save` (model + outbox entry in one transaction) against one raw INSERT;
+//   2. a predicate query returning 1,000 of 100,000 posts through an `@index`, against the same
+//      SELECT written by hand;
+//   3. applying 100,000 synced records in pages of 1,000, against raw INSERTs of the same rows.
+//
+//   swift run -c release ClientBenchmark
+import BenchmarkSupport
+import DeltaSyncClient
+import Foundation
+import GRDB
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+func row(_ name: String, _ value: String) { say(name.padding(toLength: 64, withPad: " ", startingAt: 0) + value) }
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+func timed(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    return milliseconds(ContinuousClock.now - start)
+}
+
+let statuses: [PostStatus] = [.draft, .published]
+
+/// Post `n` as the server would send it in a sync page: 1 in 100 is archived.
+func record(_ n: Int) -> Item {
+    var post = Post(
+        id: "post-\(n)", blogID: "blog-\(n % 50)", title: "Post number \(n)", status: n % 100 == 0 ? .archived : statuses[n % 2],
+        rating: n % 5, tags: ["tag\(n % 7)"]
+    ).item
+    post["_version"] = 1
+    post["_lastChangedAt"] = .int(1_700_000_000_000 + n)
+    post["_deleted"] = false
+    post["__typename"] = "Post"
+    return post
+}
+
+let folder = BenchmarkSupport.scratchFolder("client-benchmark")
+defer { try? FileManager.default.removeItem(at: folder) }
+
+// MARK: - 1. save
+
+let saves = 3_000
+let store = try DataStore(models: DeltaSyncModels.self, location: .file(folder.appendingPathComponent("store.sqlite")))
+var saveTimes: [Double] = []
+for n in 0..<saves {
+    let post = Post(id: "saved-\(n)", blogID: "b1", title: "Saved \(n)", rating: n % 5)
+    saveTimes.append(try await timed { try await store.save(post) })
+}
+let raw = try DatabasePool(path: folder.appendingPathComponent("raw.sqlite").path)
+try await raw.write { db in
+    try db.execute(sql: "CREATE TABLE post (id TEXT PRIMARY KEY NOT NULL, blogID TEXT, title TEXT, status TEXT, rating INTEGER) WITHOUT ROWID")
+}
+var rawTimes: [Double] = []
+for n in 0..<saves {
+    rawTimes.append(try await timed {
+        try await raw.write { db in
+            try db.execute(
+                sql: "INSERT INTO post (id, blogID, title, status, rating) VALUES (?, ?, ?, ?, ?)",
+                arguments: ["saved-\(n)", "b1", "Saved \(n)", "DRAFT", n % 5])
+        }
+    })
+}
+saveTimes.sort()
+rawTimes.sort()
+say("1. save, \(saves) new posts, file database in WAL mode")
+row("   raw GRDB write of one INSERT (baseline)", String(format: "p50 %.3f ms   p99 %.3f ms", rawTimes[saves / 2], rawTimes[saves * 99 / 100]))
+row("   DataStore.save (model row + outbox entry)", String(format: "p50 %.3f ms   p99 %.3f ms", saveTimes[saves / 2], saveTimes[saves * 99 / 100]))
+say("   target: p50 < 0.2 ms")
+
+// MARK: - 3. apply synced records (before 2, which queries what it stored)
+
+let total = 100_000
+let synced = try DataStore(models: DeltaSyncModels.self, location: .file(folder.appendingPathComponent("synced.sqlite")))
+let pages = stride(from: 0, to: total, by: 1_000).map { start in (start..<start + 1_000).map(record) }
+let applySeconds = try await timed {
+    for page in pages { _ = try await synced.applyRemote("Post", records: page) } } / 1000
+let memory = try DataStore(models: DeltaSyncModels.self)
+let memorySeconds = try await timed {
+    for page in pages { _ = try await memory.applyRemote("Post", records: page) } } / 1000
+let rawApply = try DatabasePool(path: folder.appendingPathComponent("raw-apply.sqlite").path)
+try await rawApply.write { db in
+    try db.execute(sql: "CREATE TABLE post (id TEXT PRIMARY KEY NOT NULL, blogID TEXT, title TEXT, status TEXT, rating INTEGER, tags TEXT, _version INTEGER, _lastChangedAt INTEGER) WITHOUT ROWID")
+}
+let rawApplySeconds = try await timed {
+    for page in pages {
+        try await rawApply.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO post VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            for item in page {
+                try statement.execute(arguments: [
+                    item["id"]?.stringValue, item["blogID"]?.stringValue, item["title"]?.stringValue, item["status"]?.stringValue,
+                    item["rating"]?.intValue, item["tags"]?.jsonText, item["_version"]?.intValue, item["_lastChangedAt"]?.intValue,
+                ])
+            }
+        }
+    }
+} / 1000
+say("3. applying \(total) synced records in pages of 1,000")
+row("   raw INSERTs of the same rows, one transaction per page (baseline)", String(format: "%9.0f records/s", Double(total) / rawApplySeconds))
+row("   DataStore apply (version check, outbox check, write)", String(format: "%9.0f records/s", Double(total) / applySeconds))
+row("   the same into an in-memory DataStore", String(format: "%9.0f records/s", Double(total) / memorySeconds))
+say("   target: >= 100,000 records/s")
+
+// MARK: - 2. query
+
+let predicate = Post.keys.status == .archived
+var queryTimes: [Double] = []
+var found = 0
+for _ in 0..<21 {
+    queryTimes.append(try await timed { found = try await synced.query(Post.self, where: predicate).count })
+}
+var rawQueryTimes: [Double] = []
+for _ in 0..<21 {
+    rawQueryTimes.append(try await timed {
+        _ = try await rawApply.read { db in try Row.fetchAll(db, sql: "SELECT * FROM post WHERE status = ?", arguments: ["ARCHIVED"]) }
+    })
+}
+try await rawApply.write { db in try db.execute(sql: "CREATE INDEX post_status ON post (status)") }
+var rawIndexedTimes: [Double] = []
+for _ in 0..<21 {
+    rawIndexedTimes.append(try await timed {
+        _ = try await rawApply.read { db in try Row.fetchAll(db, sql: "SELECT * FROM post WHERE status = ?", arguments: ["ARCHIVED"]) }
+    })
+}
+say("2. query `status == ARCHIVED`: \(found) of \(total) posts, through the byStatus @index; median of 21")
+row("   raw SELECT * without an index (baseline)", String(format: "%7.3f ms", median(rawQueryTimes)))
+row("   raw SELECT * with an index (baseline)", String(format: "%7.3f ms", median(rawIndexedTimes)))
+row("   DataStore.query, decoded into Post values", String(format: "%7.3f ms", median(queryTimes)))
+say("   target: < 5 ms")

@@ -1,0 +1,51 @@
+import DeltaSyncSchema
+
+/// The declaration of a `@model` type: a struct conforming to `Model`, with its stored fields,
+/// its relations as lazily loaded references and lists, its schema description and typed keys
+/// for predicates.
+struct ModelFileWriter {
+    let model: Model
+
+    var declaration: SwiftSource {
+        let properties = StoredProperty.properties(of: model)
+        var source = SwiftSource()
+        source.block("public struct \(model.name): Model, Equatable") { body in
+            StoredMembersWriter.properties(properties, into: &body)
+            body.line()
+            StoredMembersWriter.memberwiseInitializer(properties, into: &body)
+            body.line()
+            StoredMembersWriter.itemConversion(properties, typeName: model.name, into: &body)
+            relations(into: &body)
+            body.line()
+            body.line("public static let schema = DeltaSyncModels.schema.generatedModel(\(SwiftLiteral.string(model.name)))")
+            body.line()
+            keys(properties, into: &body)
+        }
+        return source
+    }
+
+    /// Relations are computed from the stored foreign keys, so a model stays a plain value that
+    /// never holds another model.
+    private func relations(into source: inout SwiftSource) {
+        let relationFields = model.relationFields.compactMap { field in field.relation.map { (field, $0) } }
+        guard !relationFields.isEmpty else { return }
+        source.line()
+        for (field, relation) in relationFields {
+            let wrapper = relation.isConnection ? "LazyList" : "LazyReference"
+            let name = SwiftIdentifier.escaped(field.name)
+            source.line(
+                "public var \(name): \(wrapper)<\(relation.relatedModel)> { \(wrapper)(from: self, relation: \(SwiftLiteral.string(field.name))) }"
+            )
+        }
+    }
+
+    private func keys(_ properties: [StoredProperty], into source: inout SwiftSource) {
+        source.block("public struct Keys: Sendable") { body in
+            for property in properties {
+                body.line("public let \(property.identifier) = QueryField<\(property.valueType)>(\(SwiftLiteral.string(property.name)))")
+            }
+        }
+        source.line()
+        source.line("public static let keys = Keys()")
+    }
+}

@@ -1,0 +1,60 @@
+import DeltaSyncSchema
+
+/// A stored field as a property of a generated struct: how it is declared, defaulted and read.
+struct StoredProperty {
+    /// The GraphQL field name, the key in the item.
+    let name: String
+    /// The Swift identifier, escaped when it is a keyword.
+    let identifier: String
+    /// The declared Swift type, `?` included.
+    let type: String
+    /// The type without the outer optional, for `QueryField<Value>`.
+    let valueType: String
+    /// Key fields are `let`: changing one would make the value a different item.
+    let isConstant: Bool
+    /// The initializer parameter's default expression, if it has one.
+    let defaultExpression: String?
+
+    init(field: Field, isOptional: Bool, isConstant: Bool, defaultExpression: String?) {
+        name = field.name
+        identifier = SwiftIdentifier.escaped(field.name)
+        type = SwiftTypeName.declared(field, isOptional: isOptional)
+        valueType = SwiftTypeName.value(of: field)
+        self.isConstant = isConstant
+        self.defaultExpression = defaultExpression
+    }
+
+    /// The stored fields of a model, in the schema's order.
+    ///
+    /// Key fields are never optional. Timestamps Amplify adds are optional even though AppSync
+    /// declares them non-null: the server sets them, so a model created on the device has none
+    /// yet. A single `id: ID!` key defaults to a new UUID, as Amplify's clients create them.
+    static func properties(of model: Model) -> [StoredProperty] {
+        let keyFields = model.primaryKey.fields
+        let serverSet = [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap { $0 }
+        return model.storedFields.map { field in
+            let isKey = keyFields.contains(field.name)
+            let isServerSet = field.isGenerated && serverSet.contains(field.name)
+            let isOptional = !isKey && (!field.isRequired || isServerSet)
+            let isSingleID = keyFields == [field.name] && field.type == .scalar(.id) && !field.isList
+            let defaultExpression = isSingleID ? "UUID().uuidString" : defaultExpression(field, isOptional: isOptional)
+            return StoredProperty(field: field, isOptional: isOptional, isConstant: isKey, defaultExpression: defaultExpression)
+        }
+    }
+
+    /// The fields of a non-model type: every field is stored and none is a key.
+    static func properties(of nonModel: NonModelType) -> [StoredProperty] {
+        nonModel.fields.map { field in
+            let isOptional = !field.isRequired
+            return StoredProperty(
+                field: field, isOptional: isOptional, isConstant: false,
+                defaultExpression: defaultExpression(field, isOptional: isOptional)
+            )
+        }
+    }
+
+    private static func defaultExpression(_ field: Field, isOptional: Bool) -> String? {
+        if let value = field.defaultValue, let literal = SwiftLiteral.defaultValue(value, of: field) { return literal }
+        return isOptional ? "nil" : nil
+    }
+}

@@ -1,0 +1,93 @@
+import DeltaSyncCodegen
+import DeltaSyncSchema
+import Testing
+
+/// Swift keywords, enum case names, defaults and literals in generated code.
+struct NamingTests {
+    static let keywordSchema = """
+        enum Mode {
+          DEFAULT
+          IN_REVIEW
+          camelValue
+        }
+
+        type Setting {
+          protocol: String
+        }
+
+        type Rule @model {
+          id: ID!
+          protocol: String!
+          default: Mode @default(value: "DEFAULT")
+          setting: Setting
+        }
+        """
+
+    @Test func keywordFieldsAreEscapedWhereDeclaredAndUsed() throws {
+        let rule = try #require(try Generated.files(Self.keywordSchema)["Rule.swift"])
+        #expect(rule.hasLine("public var `protocol`: String"))
+        #expect(rule.hasLine("public var `default`: Mode?"))
+        #expect(rule.hasLine("`protocol`: String,"))
+        #expect(rule.hasLine("`default`: Mode? = .`default`,"))
+        #expect(rule.hasLine("self.`protocol` = `protocol`"))
+        #expect(rule.hasLine(#"`protocol` = try item.field("protocol", of: "Rule")"#))
+        #expect(rule.hasLine(#""protocol": `protocol`.json,"#))
+        #expect(rule.hasLine(#"public let `default` = QueryField<Mode>("default")"#))
+        let setting = try #require(try Generated.files(Self.keywordSchema)["Setting.swift"])
+        #expect(setting.hasLine("public var `protocol`: String?"))
+    }
+
+    @Test func enumCasesAreLowerCamelCase() throws {
+        let mode = try #require(try Generated.files(Self.keywordSchema)["Mode.swift"])
+        #expect(mode.block("public enum Mode: String, ModelEnum {") == [
+            #"case `default` = "DEFAULT""#,
+            #"case inReview = "IN_REVIEW""#,
+            #"case camelValue = "camelValue""#,
+        ])
+    }
+
+    @Test func defaultsWithALiteralForm() throws {
+        let text = #"""
+            type Options @model {
+              id: ID!
+              title: String! @default(value: "Say \"hi\"\\n")
+              count: Int @default(value: "3")
+              ratio: Float! @default(value: "0.5")
+              whole: Float @default(value: "2")
+              enabled: Boolean! @default(value: "true")
+              day: AWSDate @default(value: "2026-01-01")
+              settings: AWSJSON @default(value: "{\"a\":1}")
+            }
+            """#
+        let parameters = try #require(try Generated.files(text)["Options.swift"]).block("public init(")
+        #expect(parameters.contains(#"title: String = "Say \"hi\"\\n","#))
+        #expect(parameters.contains("count: Int? = 3,"))
+        #expect(parameters.contains("ratio: Double = 0.5,"))
+        #expect(parameters.contains("whole: Double? = 2.0,"))
+        #expect(parameters.contains("enabled: Bool = true,"))
+        #expect(parameters.contains(#"day: Temporal.Date? = "2026-01-01","#))
+        #expect(parameters.contains("settings: JSONValue? = nil,"))
+    }
+
+    @Test func modelWithoutDeclaredIDGetsAGeneratedOne() throws {
+        let note = try #require(try Generated.files("type Note @model { text: String }")["Note.swift"])
+        #expect(note.hasLine("public let id: String"))
+        #expect(note.hasLine("id: String = UUID().uuidString,"))
+    }
+
+    @Test func rawStringDelimiterOutgrowsTheSchemaText() throws {
+        let text = ##"""
+            # A comment with "quotes"# and a \# sequence.
+            type Note @model { id: ID! text: String @default(value: "\"\"\"#") }
+            """##
+        let registry = try #require(try Generated.files(text)["DeltaSyncModels.swift"])
+        #expect(registry.hasLine(###"public static let schemaText = ##""""###))
+        #expect(registry.hasLine("\"\"\"##"))
+        #expect(registry.hasLine(##"# A comment with "quotes"# and a \# sequence."##))
+    }
+
+    @Test func plainSchemaTextUsesOneDelimiter() throws {
+        let registry = try #require(try Generated.files("# Notes\ntype Note @model { id: ID! }\n")["DeltaSyncModels.swift"])
+        #expect(registry.hasLine(##"public static let schemaText = #""""##))
+    }
+}

@@ -1,0 +1,21 @@
+import DeltaSyncCore
+import Foundation
+import Testing
+
+@Suite("JSONValue.jsonText")
+struct JSONTextTests {
+    static func encoderText(_ value: JSONValue) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("writes exactly what JSONEncoder writes, so stored text keeps comparing equal", arguments: [
+        JSONValue.null, true, false, 0, -42, .int(Int.max), "", "plain", "ünïcödé 🎉 \u{2028}", "a/b", "quote\"d", "back\\slash",
+        "tab\tand\nnewline\u{1}", ["a", "b", nil, 1, true], [], [["nested", 2], []], 3.5, [1.0, 2.25], ["k": "v", "a": [1]],
+        ["Z": 1, "a": 2, "B": 3, "10": 4, "9": 5],
+    ] as [JSONValue])
+    func sameAsEncoder(value: JSONValue) throws {
+        #expect(value.jsonText == (try Self.encoderText(value)))
+    }
+}
