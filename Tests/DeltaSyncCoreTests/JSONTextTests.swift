@@ -18,4 +18,14 @@ struct JSONTextTests {
     func sameAsEncoder(value: JSONValue) throws {
         #expect(value.jsonText == (try Self.encoderText(value)))
     }
+
+    @Test("parses exactly what JSONDecoder parses", arguments: [
+        "[]", #"["a","b"]"#, #"["a",null,true,false,-3,0,42]"#, #"["ünï 🎉"]"#, #"[1.5]"#, #"[1e3]"#, #"["esc\"aped"]"#,
+        #"[ "spaced" ]"#, #"[["nested"]]"#, #"[{"k":1}]"#, "[01]", #"["a",]"#, "[-]", #"["unterminated]"#, "[nul]",
+        "[99999999999999999999]", "[-0]", "[-01]", "[0,10]",
+    ])
+    func parsesAsDecoder(text: String) throws {
+        let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect((try? JSONValue(parsing: text)) == decoded)
+    }
 }

@@ -47,26 +47,26 @@ public protocol NonModel: ModelValue, Codable, Equatable {
 }
 
 extension NonModel {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard case .object(let item) = json else {
             throw DataStoreError.decoding(model: "\(Self.self)", field: nil, reason: "expected an object, got \(json.jsonText)")
         }
         try self.init(item: item)
     }
 
-    public var json: JSONValue { .object(item) }
+    @inlinable public var json: JSONValue { .object(item) }
 }
 
 /// A schema enum, stored as its case name.
 public protocol ModelEnum: ModelValue, RawRepresentable, CaseIterable, Codable, Hashable where RawValue == String {}
 
 extension ModelEnum {
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let name = json.stringValue, let value = Self(rawValue: name) else {
             throw DataStoreError.decoding(model: "\(Self.self)", field: nil, reason: "\(json.jsonText) is not a case of \(Self.self)")
         }
         self = value
     }
 
-    public var json: JSONValue { .string(rawValue) }
+    @inlinable public var json: JSONValue { .string(rawValue) }
 }

@@ -55,29 +55,29 @@ public protocol TemporalValue: ModelValue, Codable, Hashable, Comparable, Expres
 
 extension TemporalValue {
     /// Validates `text` as this scalar.
-    public init(validating text: String) throws(DataStoreError) {
+    @inlinable public init(validating text: String) throws(DataStoreError) {
         guard text.range(of: Self.pattern, options: .regularExpression) != nil else {
             throw .decoding(model: "\(Self.self)", field: nil, reason: "'\(text)' is not a valid \(Self.self) (ISO 8601)")
         }
         self.init(iso8601: text)
     }
 
-    public init(stringLiteral text: String) { self.init(iso8601: text) }
-    public init(json: JSONValue) throws(DataStoreError) {
+    @inlinable public init(stringLiteral text: String) { self.init(iso8601: text) }
+    @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let text = json.stringValue else {
             throw .decoding(model: "\(Self.self)", field: nil, reason: "expected ISO 8601 text, got \(json.jsonText)")
         }
         try self.init(validating: text)
     }
-    public var json: JSONValue { .string(iso8601) }
-    public var description: String { iso8601 }
-    public static func < (a: Self, b: Self) -> Bool { a.iso8601 < b.iso8601 }
+    @inlinable public var json: JSONValue { .string(iso8601) }
+    @inlinable public var description: String { iso8601 }
+    @inlinable public static func < (a: Self, b: Self) -> Bool { a.iso8601 < b.iso8601 }
 
-    public init(from decoder: any Decoder) throws {
+    @inlinable public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         try self.init(validating: text)
     }
-    public func encode(to encoder: any Encoder) throws {
+    @inlinable public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(iso8601)
     }
