@@ -204,12 +204,6 @@ let package = Package(
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
         .testTarget(
-            name: "DeltaSyncClientModelTests",
-            dependencies: ["DeltaSyncClient"],
-            path: "Tests/DeltaSyncClientModelTests",
-            plugins: [.plugin(name: "DeltaSyncModels")]
-        ),
-        .testTarget(
             name: "DeltaSyncStorageTests",
             dependencies: [
                 "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", .product(name: "GRDB", package: "GRDB.swift"),

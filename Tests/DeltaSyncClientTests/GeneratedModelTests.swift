@@ -2,8 +2,8 @@ import DeltaSyncClient
 import Foundation
 import Testing
 
-/// The models the DeltaSyncModels plugin generates from this target's `schema.graphql` (a copy of
-/// the example blog schema), read from and written to AppSync's JSON.
+/// The models the DeltaSyncModels plugin generates from this target's `schema.graphql` (the example
+/// blog schema), read from and written to AppSync's JSON.
 struct GeneratedModelTests {
     /// A `Post` as AppSync returns it: `__typename`, sync metadata and the nested relations a
     /// selection set may ask for, none of which the model stores.
@@ -68,29 +68,11 @@ struct GeneratedModelTests {
     @Test func encodesTheStoredFieldsInAppSyncShape() throws {
         let post = try JSONDecoder().decode(Post.self, from: Data(Self.appSyncPost.utf8))
         let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(post))
-        #expect(encoded == (try json(#"""
-            {
-              "id": "p1",
-              "blogID": "b1",
-              "title": "Offline first",
-              "body": null,
-              "status": "PUBLISHED",
-              "rating": 5,
-              "views": 10.5,
-              "featured": true,
-              "tags": ["swift", null, "linux"],
-              "location": {"lat": 52.52, "lon": 13.405, "name": "Berlin"},
-              "metadata": "{\"source\":\"import\",\"words\":[1,2]}",
-              "publishedAt": "2026-01-02T10:00:00.000Z",
-              "publishDay": "2026-01-02",
-              "readingTime": "10:30:00",
-              "expiresAt": 1767348000,
-              "authorPhone": "+15555550100",
-              "authorIp": "192.0.2.1",
-              "createdAt": "2026-01-01T09:00:00.000Z",
-              "updatedAt": "2026-01-01T09:30:00.000Z"
-            }
-            """#)))
+        // The stored fields exactly: what AppSync sent, without what the model does not store.
+        var expected = try #require(try json(Self.appSyncPost).objectValue)
+        for key in ["__typename", "_version", "_deleted", "_lastChangedAt", "blog", "comments"] { expected[key] = nil }
+        expected["location"] = ["lat": 52.52, "lon": 13.405, "name": "Berlin"]
+        #expect(encoded == .object(expected))
         #expect(try JSONDecoder().decode(Post.self, from: JSONEncoder().encode(post)) == post)
     }
 
