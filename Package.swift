@@ -64,6 +64,7 @@ let package = Package(
                 "DeltaSyncSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Client/DeltaSyncClient"
         ),
@@ -196,6 +197,13 @@ let package = Package(
             name: "DeltaSyncCodegenTests",
             dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema"],
             path: "Tests/DeltaSyncCodegenTests"
+        ),
+        // The client syncing with a real server started in-process.
+        .testTarget(
+            name: "DeltaSyncEndToEndTests",
+            dependencies: ["DeltaSyncClient", "DeltaSyncServer"],
+            path: "Tests/DeltaSyncEndToEndTests",
+            plugins: [.plugin(name: "DeltaSyncModels")]
         ),
         .testTarget(
             name: "DeltaSyncClientTests",

@@ -27,6 +27,7 @@ public final class DataStore: Sendable {
     let database: LocalDatabase
     let feed = ChangeFeed()
     private let errorHandler: @Sendable (DataStoreError) -> Void
+    let configuration: DataStoreConfiguration
 
     /// Opens the store for the models of `registry` (the generated `DeltaSyncModels`).
     ///
@@ -35,12 +36,14 @@ public final class DataStore: Sendable {
     /// the new schema are kept; the others are removed and reported to `errorHandler`.
     public init(
         models registry: any ModelRegistry.Type, location: Location = .inMemory,
+        configuration: DataStoreConfiguration = DataStoreConfiguration(),
         errorHandler: @escaping @Sendable (DataStoreError) -> Void = { _ in }
     ) throws(DataStoreError) {
         do {
             let (database, dropped) = try LocalDatabase.open(location, registry: registry)
             self.database = database
             self.errorHandler = errorHandler
+            self.configuration = configuration
             for error in dropped { errorHandler(error) }
         } catch let error as DataStoreError {
             throw error
@@ -55,8 +58,24 @@ public final class DataStore: Sendable {
 
     // MARK: - Lifecycle
 
-    /// Starts the store. Local-only until a sync engine is attached; every call starts it.
-    public func start() async throws(DataStoreError) {}
+    /// Syncs with the configured endpoint once: a base or delta sync of every model (in schema
+    /// order), then the outbox, oldest first. Without an endpoint the store is local-only and
+    /// this does nothing.
+    ///
+    /// - Returns: what each model's sync did.
+    /// - Throws: ``DataStoreError/network(_:)`` when the backend cannot be reached; pending
+    ///   changes stay in the outbox for the next start.
+    @discardableResult
+    public func start() async throws(DataStoreError) -> [ModelSyncedEvent] {
+        guard let endpoint = configuration.endpoint else { return [] }
+        let client = GraphQLClient(endpoint: endpoint)
+        var events: [ModelSyncedEvent] = []
+        for model in database.schema.models {
+            if let event = try await sync(model, client: client, configuration: configuration) { events.append(event) }
+        }
+        try await sendOutbox(client: client)
+        return events
+    }
 
     /// Stops syncing; local data stays.
     public func stop() async throws(DataStoreError) {}
@@ -273,6 +292,11 @@ public final class DataStore: Sendable {
     /// The sync state of every model that synced.
     public func syncMetadata(for modelName: String) async throws(DataStoreError) -> ModelSyncMetadata? {
         try await read { db in try ModelSyncMetadata.fetch(db, model: modelName) }
+    }
+
+    /// Hands an error that does not fail the call to the error handler.
+    func report(_ error: DataStoreError) {
+        errorHandler(error)
     }
 
     // MARK: - Transactions

@@ -11,6 +11,14 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case unknownModel(String)
     /// The local database failed.
     case storage(String)
+    /// The backend could not be reached or answered with something other than GraphQL; pending
+    /// changes stay in the outbox.
+    case network(String)
+    /// The backend refused a sync query or a mutation (`errorType` and message as it sent them).
+    case rejected(model: String, errorType: String, message: String)
+    /// A model's sync stopped at `syncMaxRecords` before the last page: the model is not marked
+    /// synced, so the next sync is full again.
+    case syncMaxRecordsReached(model: String, limit: Int)
     /// Outbox mutations that no longer fit the schema after it changed; reported through the
     /// error handler and removed from the outbox.
     case pendingMutationsDropped(model: String, count: Int, reason: String)
@@ -25,6 +33,12 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(name) is not a model of this DataStore. Pass it in the models the DataStore is created with (the generated registry lists them all)."
         case .storage(let message):
             return "The local store failed: \(message)"
+        case .network(let message):
+            return "Sync could not reach the backend: \(message). Pending changes stay in the outbox."
+        case .rejected(let model, let errorType, let message):
+            return "The backend refused a \(model) request (\(errorType)): \(message)"
+        case .syncMaxRecordsReached(let model, let limit):
+            return "\(model) has more than syncMaxRecords (\(limit)) items to sync; raise syncMaxRecords or narrow its sync expression. It stays unsynced."
         case .pendingMutationsDropped(let model, let count, let reason):
             return "\(count) pending \(model) mutation(s) were removed from the outbox: \(reason)."
         }

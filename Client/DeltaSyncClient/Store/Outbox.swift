@@ -50,8 +50,10 @@ enum Outbox {
         ])
     }
 
-    static func all(_ db: Database) throws -> [OutboxMutation] {
-        try Row.fetchAll(db, sql: "SELECT sequence, model, modelID, mutationType, item, condition FROM deltasync_outbox ORDER BY sequence")
+    static func all(_ db: Database, limit: Int = -1) throws -> [OutboxMutation] {
+        try Row.fetchAll(
+            db, sql: "SELECT sequence, model, modelID, mutationType, item, condition FROM deltasync_outbox ORDER BY sequence LIMIT ?",
+            arguments: [limit])
             .map { row in
                 let item = (try? JSONValue(parsing: row["item"]))?.objectValue ?? [:]
                 let condition = (row["condition"] as String?).flatMap { try? JSONValue(parsing: $0) }
@@ -63,5 +65,22 @@ enum Outbox {
 
     static func remove(_ db: Database, sequence: Int64) throws {
         try db.execute(sql: "DELETE FROM deltasync_outbox WHERE sequence = ?", arguments: [sequence])
+    }
+
+    static func first(_ db: Database) throws -> OutboxMutation? {
+        try all(db, limit: 1).first
+    }
+
+    /// Gives the item's pending mutations the `_version` the server just returned, so the next
+    /// one is not refused as stale.
+    static func setVersion(_ db: Database, model: String, modelID: String, version: JSONValue) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT sequence, item FROM deltasync_outbox WHERE model = ? AND modelID = ?", arguments: [model, modelID])
+        for row in rows {
+            guard var item = (try? JSONValue(parsing: row["item"]))?.objectValue else { continue }
+            item["_version"] = version
+            try db.execute(
+                sql: "UPDATE deltasync_outbox SET item = ? WHERE sequence = ?", arguments: [JSONValue.object(item).jsonText, row["sequence"] as Int64])
+        }
     }
 }
