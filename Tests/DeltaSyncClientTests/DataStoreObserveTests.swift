@@ -2,11 +2,15 @@ import DeltaSyncClient
 import Foundation
 import Testing
 
-@Suite("DataStore: observe and observeQuery")
+@Suite("DataStore: observe and observeQuery", .timeLimit(.minutes(1)))
 struct DataStoreObserveTests {
     @Test("observe delivers every change in commit order, even from concurrent writers")
     func observeOrder() async throws {
         let store = try DataStore(models: DeltaSyncModels.self)
+        var synced = Post(id: "synced", blogID: "b1", title: "On the server").item
+        synced["_version"] = 1
+        synced["_lastChangedAt"] = 1
+        _ = try await store.applyRemote("Post", records: [synced])
         var changes = store.observe(Post.self).makeAsyncIterator()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<20 {
@@ -15,7 +19,7 @@ struct DataStoreObserveTests {
             try await group.waitForAll()
         }
         try await store.save(Blog(id: "b1", name: "not a post"))
-        try await store.delete(Post.self, withId: "p3")
+        try await store.delete(Post.self, withId: "synced")
 
         var seen: [String] = []
         for _ in 0..<21 {
@@ -25,7 +29,7 @@ struct DataStoreObserveTests {
         }
         let committed = try await store.pendingMutations().filter { $0.modelName == "Post" }
         #expect(seen == committed.map { "\($0.mutationType.rawValue):\($0.modelID)" }, "the outbox is in commit order too")
-        #expect(seen.last == "delete:p3")
+        #expect(seen.last == "delete:synced")
     }
 
     @Test("observing one model sees only its changes")

@@ -28,7 +28,9 @@ struct DataStorePersistenceTests {
         // Make the next outbox insert fail, from another connection to the same file.
         let other = try DatabaseQueue(path: file.path)
         try await other.write { db in
-            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON deltasync_outbox BEGIN SELECT RAISE(ABORT, 'refused'); END")
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                try db.execute(sql: "CREATE TRIGGER refuse_\(event) BEFORE \(event) ON deltasync_outbox BEGIN SELECT RAISE(ABORT, 'refused'); END")
+            }
         }
         await #expect(throws: DataStoreError.self) { try await store.save(Post(id: "p2", blogID: "b1", title: "Two")) }
         await #expect(throws: DataStoreError.self) { try await store.delete(Post.self, withId: "p1") }

@@ -37,17 +37,59 @@ enum Outbox {
             """)
     }
 
+    /// Records a local change. It is merged into the item's oldest pending mutation that is not
+    /// being sent when Amplify's rules allow (neither has a condition): create then update stays
+    /// a create with the new fields, update then update or delete then delete keeps the newest,
+    /// update then delete becomes the delete, and create then delete cancels both, so an item
+    /// that never reached the server is never sent.
     static func enqueue(
         _ db: Database, model: String, modelID: String, mutationType: MutationType, item: Item, condition: QueryPredicate?
     ) throws {
         let conditionText = condition.flatMap { $0 == .all ? nil : $0.filterInput.jsonText }
+        let itemText = JSONValue.object(item).jsonText
+        if conditionText == nil,
+            let pending = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT sequence, mutationType FROM deltasync_outbox
+                    WHERE model = ? AND modelID = ? AND inProcess = 0 AND condition IS NULL ORDER BY sequence LIMIT 1
+                    """),
+                arguments: [model, modelID]),
+            let pendingType = MutationType(rawValue: pending["mutationType"])
+        {
+            let sequence: Int64 = pending["sequence"]
+            switch (pendingType, mutationType) {
+            case (.create, .update), (.update, .update), (.delete, .delete), (.update, .delete):
+                let merged = pendingType == .create ? MutationType.create : mutationType
+                try db.execute(
+                    sql: "UPDATE deltasync_outbox SET mutationType = ?, item = ? WHERE sequence = ?",
+                    arguments: [merged.rawValue, itemText, sequence])
+                return
+            case (.create, .delete):
+                try remove(db, sequence: sequence)
+                return
+            default:
+                // Amplify refuses these (a create after anything, an update after a delete);
+                // sent as they are, the server answers them.
+                break
+            }
+        }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO deltasync_outbox (model, modelID, mutationType, item, condition, createdAt) VALUES (?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [
-            model, modelID, mutationType.rawValue, JSONValue.object(item).jsonText, conditionText,
-            Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),
+            model, modelID, mutationType.rawValue, itemText, conditionText, Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),
         ])
+    }
+
+    /// Marks the mutation being sent, so no later change merges into it.
+    static func markInProcess(_ db: Database, sequence: Int64) throws {
+        try db.execute(sql: "UPDATE deltasync_outbox SET inProcess = 1 WHERE sequence = ?", arguments: [sequence])
+    }
+
+    /// After a restart nothing is being sent: the mutation that was is sent again (a duplicate
+    /// is refused by its version or condition on the server, as with Amplify).
+    static func clearInProcess(_ db: Database) throws {
+        try db.execute(sql: "UPDATE deltasync_outbox SET inProcess = 0 WHERE inProcess <> 0")
     }
 
     static func all(_ db: Database, limit: Int = -1) throws -> [OutboxMutation] {

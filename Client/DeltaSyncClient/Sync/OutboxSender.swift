@@ -9,7 +9,11 @@ extension DataStore {
     /// refuses is removed and reported: `ConditionalCheckFailedException` as Amplify drops it,
     /// `ConflictUnhandled` by applying the server's version (the default conflict handler).
     func sendOutbox(client: GraphQLClient) async throws(DataStoreError) {
-        while let mutation = try await read({ db in try Outbox.first(db) }) {
+        try await write { db in
+            try Outbox.clearInProcess(db)
+            return []
+        }
+        while let mutation = try await takeNext() {
             guard let model = database.schema.model(named: mutation.modelName),
                 let (field, document) = SyncDocuments(model: model, schema: database.schema).mutation(mutation.mutationType)
             else {
@@ -30,6 +34,18 @@ extension DataStore {
             try await finish(mutation, model: model.name, result: remote)
             report(.rejected(model: model.name, errorType: errorType, message: error["message"].stringValue ?? "no message"))
         }
+    }
+
+    /// The oldest pending mutation, marked as being sent.
+    private func takeNext() async throws(DataStoreError) -> OutboxMutation? {
+        let next = Locked<OutboxMutation?>(nil)
+        try await write { db in
+            let mutation = try Outbox.first(db)
+            if let mutation { try Outbox.markInProcess(db, sequence: mutation.sequence) }
+            next.withLock { $0 = mutation }
+            return []
+        }
+        return next.withLock { $0 }
     }
 
     /// The mutation's `input`: the key and `_version` for a delete; otherwise the stored
