@@ -172,7 +172,16 @@ extension JSONValue {
                 guard writeSimple(element, to: &out) else { return false }
             }
             out.append(UInt8(ascii: "]"))
-        case .double, .object:
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (n, key) in object.keys.sorted().enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                guard writeSimple(.string(key), to: &out) else { return false }
+                out.append(UInt8(ascii: ":"))
+                guard writeSimple(object[key]!, to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "}"))
+        case .double:
             return false
         }
         return true
