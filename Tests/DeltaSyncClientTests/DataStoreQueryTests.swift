@@ -27,7 +27,7 @@ struct DataStoreQueryTests {
         ("gt", Post.keys.rating > 4), ("gt fn", Post.keys.publishedAt.gt("2026-01-15T00:00:00.000Z")),
         ("contains", Post.keys.title.contains("wift")), ("contains ~=", Post.keys.title ~= "SQL"),
         ("contains list", Post.keys.tags.contains("swift")),
-        ("notContains", Post.keys.title.notContains("i")), ("notContains list", Post.keys.tags.notContains("swift")),
+        ("notContains", Post.keys.title.notContains("wift")), ("notContains list", Post.keys.tags.notContains("swift")),
         ("beginsWith", Post.keys.title.beginsWith("S")),
         ("between", Post.keys.rating.between(2, 4)),
         ("attributeExists true", Post.keys.views.attributeExists(true)),
@@ -48,6 +48,8 @@ struct DataStoreQueryTests {
         for post in Self.posts { try await store.save(post) }
         let predicate = Self.predicates.first { $0.0 == name }!.1
         let expected = Self.posts.filter { predicate.matches($0.item) }.map(\.id).sorted()
+        // Each case separates the posts, so a predicate compiled to "always" or "never" fails.
+        #expect(!expected.isEmpty && (expected.count < Self.posts.count || predicate == .all))
         let found = try await store.query(Post.self, where: predicate).map(\.id).sorted()
         #expect(found == expected)
     }
