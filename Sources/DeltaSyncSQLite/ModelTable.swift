@@ -227,19 +227,17 @@ package struct ModelTable: Sendable {
     package func put(_ item: Item, using statement: Statement) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        for (i, column) in columns.enumerated() {
-            let value = item[column.name] ?? .null
-            if value.isNull {
-                if primaryKey.contains(i) { throw missingKey(column.name) }
-                // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
-                if column.name == "_version" {
-                    sqlite3_bind_int64(handle, Int32(i + 1), 1)
-                } else {
-                    sqlite3_bind_null(handle, Int32(i + 1))
-                }
-                continue
-            }
+        // Every column starts NULL; only the item's values are bound, which walks the item's
+        // few set fields instead of looking every column up in it.
+        sqlite3_clear_bindings(handle)
+        for (name, value) in item where !value.isNull {
+            guard let i = columnIndex[name] else { continue }
             try bind(value, column: i, at: Int32(i + 1), to: handle)
+        }
+        for i in primaryKey where item[columns[i].name]?.isNull ?? true { throw missingKey(columns[i].name) }
+        // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
+        if item["_version"]?.isNull ?? true, let version = columnIndex["_version"] {
+            sqlite3_bind_int64(handle, Int32(version + 1), 1)
         }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
