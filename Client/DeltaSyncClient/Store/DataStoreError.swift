@@ -11,6 +11,8 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case unknownModel(String)
     /// The local database failed.
     case storage(String)
+    /// The sync configuration (an `amplifyconfiguration.json`) cannot be used.
+    case configuration(String)
     /// The backend could not be reached or answered with something other than GraphQL; pending
     /// changes stay in the outbox.
     case network(String)
@@ -33,6 +35,8 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(name) is not a model of this DataStore. Pass it in the models the DataStore is created with (the generated registry lists them all)."
         case .storage(let message):
             return "The local store failed: \(message)"
+        case .configuration(let message):
+            return "Cannot sync with this configuration: \(message)."
         case .network(let message):
             return "Sync could not reach the backend: \(message). Pending changes stay in the outbox."
         case .rejected(let model, let errorType, let message):
