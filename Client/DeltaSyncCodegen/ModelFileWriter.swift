@@ -15,6 +15,8 @@ struct ModelFileWriter {
             StoredMembersWriter.memberwiseInitializer(properties, into: &body)
             body.line()
             StoredMembersWriter.itemConversion(properties, typeName: model.name, into: &body)
+            body.line()
+            rowInitializer(properties, into: &body)
             relations(into: &body)
             body.line()
             body.line("public static let schema = DeltaSyncModels.schema.generatedModel(\(SwiftLiteral.string(model.name)))")
@@ -22,6 +24,17 @@ struct ModelFileWriter {
             keys(properties, into: &body)
         }
         return source
+    }
+
+    /// `init(row:)`: fields by their position in the schema, the order the local table's
+    /// columns follow.
+    private func rowInitializer(_ properties: [StoredProperty], into source: inout SwiftSource) {
+        let owner = SwiftLiteral.string(model.name)
+        source.block("public init(row: ModelRow) throws(DataStoreError)") { body in
+            for (position, property) in properties.enumerated() {
+                body.line("\(property.identifier) = try row.field(\(position), \(SwiftLiteral.string(property.name)), of: \(owner))")
+            }
+        }
     }
 
     /// Relations are computed from the stored foreign keys, so a model stays a plain value that

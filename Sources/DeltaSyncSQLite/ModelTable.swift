@@ -43,6 +43,13 @@ package struct ModelTable: Sendable {
     package let quotedName: String
     package let columns: [Column]
     package let columnIndex: [String: Int]
+    /// The column of each of the model's stored fields, in the schema's order: how generated
+    /// models read a row by field position.
+    package let storedFieldColumns: [Int]
+    /// Whether the column at a position below ``keyColumnCount`` is a primary key column.
+    private let isKeyColumn: [Bool]
+    private let keyColumnCount: Int
+    private let versionColumn: Int
     /// Primary key columns, partition first.
     package let primaryKey: [Int]
     package let indexes: [String: SecondaryIndex]
@@ -55,6 +62,9 @@ package struct ModelTable: Sendable {
     /// `_version`, `_deleted`, `_lastChangedAt` of the row with a key: what reconciling a
     /// record and sending a mutation need, without decoding the item.
     package let selectMetadataByKeySQL: String
+    /// ``selectMetadataByKeySQL`` for many keys at once, given as a JSON array of key value
+    /// arrays; the key columns come first in the result.
+    package let selectMetadataByKeysSQL: String
 
     /// - Throws: ``AppSyncError`` (`InternalFailure`) when a key or index names a field the
     ///   model does not store.
@@ -72,6 +82,7 @@ package struct ModelTable: Sendable {
             add(field.name, ColumnKind(field))
         }
         for (name, kind) in Self.metadata { add(name, kind) }
+        let storedFieldColumns = model.storedFields.map { columnIndex[$0.name]! }
 
         func position(_ field: String, _ role: String) throws -> Int {
             guard let i = columnIndex[field] else {
@@ -101,6 +112,10 @@ package struct ModelTable: Sendable {
         self.quotedName = model.name.quotedDatabaseIdentifier
         self.columns = columns
         self.columnIndex = columnIndex
+        self.storedFieldColumns = storedFieldColumns
+        self.keyColumnCount = (primaryKey.max() ?? -1) + 1
+        self.isKeyColumn = (0..<keyColumnCount).map { primaryKey.contains($0) }
+        self.versionColumn = columnIndex["_version"]!
         self.primaryKey = primaryKey
         self.indexes = indexes
 
@@ -111,6 +126,12 @@ package struct ModelTable: Sendable {
         self.selectByKeySQL = "SELECT \(list) FROM \(quotedName) WHERE \(keyMatch)"
         self.deleteByKeySQL = "DELETE FROM \(quotedName) WHERE \(keyMatch)"
         self.selectMetadataByKeySQL = "SELECT \"_version\", \"_deleted\", \"_lastChangedAt\" FROM \(quotedName) WHERE \(keyMatch)"
+        let keyList = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
+        let extracted = primaryKey.indices.map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ")
+        self.selectMetadataByKeysSQL = """
+            SELECT \(keyList), "_version", "_deleted", "_lastChangedAt" FROM \(quotedName)
+            WHERE (\(keyList)) IN (SELECT \(extracted) FROM json_each(?))
+            """
     }
 
     /// `?, ?, ?`
@@ -154,30 +175,80 @@ package struct ModelTable: Sendable {
     /// Reads the columns with SQLite's C API: base sync pages decode a thousand rows per
     /// request, and going through `DatabaseValue` for each column was half the cost of a page.
     package func item(from statement: Statement) -> Item {
-        let handle = statement.sqliteStatement
+        item(from: statement.sqliteStatement)
+    }
+
+    /// ``item(from:)-(Statement)`` for a statement handle.
+    package func item(from handle: SQLiteStatement) -> Item {
         var item = Item(minimumCapacity: columns.count)
         for (i, column) in columns.enumerated() {
-            let index = Int32(i)
-            switch sqlite3_column_type(handle, index) {
-            case SQLITE_INTEGER:
-                let value = sqlite3_column_int64(handle, index)
-                item[column.name] = column.kind == .boolean ? .bool(value != 0) : .int(Int(value))
-            case SQLITE_FLOAT:
-                item[column.name] = .double(sqlite3_column_double(handle, index))
-            case SQLITE_TEXT:
-                guard let text = sqlite3_column_text(handle, index) else { continue }
-                let count = Int(sqlite3_column_bytes(handle, index))
-                let string = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-                item[column.name] = column.kind.decode(text: string)
-            default:
-                // NULL, and blobs, which nothing in this store writes.
-                continue
-            }
+            // NULL (and blobs, which nothing in this store writes) are left out.
+            if let value = value(at: i, of: handle) { item[column.name] = value }
         }
         return item
     }
 
+    /// The value of the column at `index` in the row `handle` is stepped on, decoded by the
+    /// column's kind; `nil` for NULL.
+    package func value(at index: Int, of handle: SQLiteStatement) -> JSONValue? {
+        let position = Int32(index)
+        let column = columns[index]
+        switch sqlite3_column_type(handle, position) {
+        case SQLITE_INTEGER:
+            let value = sqlite3_column_int64(handle, position)
+            return column.kind == .boolean ? .bool(value != 0) : .int(Int(value))
+        case SQLITE_FLOAT:
+            return .double(sqlite3_column_double(handle, position))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, position) else { return nil }
+            let count = Int(sqlite3_column_bytes(handle, position))
+            return column.kind.decode(text: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        default:
+            return nil
+        }
+    }
+
     // MARK: - Rows
+
+    /// The values of the primary key fields of `item`, in key order (`null` for a missing one).
+    package func keyValues(_ item: Item) -> [JSONValue] {
+        primaryKey.map { item[columns[$0].name] ?? .null }
+    }
+
+    /// The sync metadata of every stored row whose key is among `items`' keys, by
+    /// ``keyValues(_:)``. One statement for a whole sync page: the keys go in as one JSON array,
+    /// so a thousand lookups cost one statement's overhead instead of a thousand.
+    package func metadata(ofKeys items: [Item], in db: Database) throws -> [[JSONValue]: RowMetadata] {
+        guard !items.isEmpty else { return [:] }
+        let keys = JSONValue.array(items.map { .array(keyValues($0)) })
+        let statement = try db.cachedStatement(sql: selectMetadataByKeysSQL)
+        let rows = try Row.fetchCursor(statement, arguments: [keys.jsonText])
+        let handle = statement.sqliteStatement
+        let first = Int32(primaryKey.count)
+        var found: [[JSONValue]: RowMetadata] = [:]
+        while try rows.next() != nil {
+            let key = primaryKey.indices.map { Self.keyValue(handle, Int32($0)) }
+            found[key] = RowMetadata(
+                version: sqlite3_column_type(handle, first) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, first)),
+                deleted: sqlite3_column_int64(handle, first + 1) != 0,
+                lastChangedAt: sqlite3_column_type(handle, first + 2) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, first + 2)))
+        }
+        return found
+    }
+
+    /// A key column's value as ``keyValues(_:)`` gives it for an item: keys are strings or
+    /// integers.
+    private static func keyValue(_ handle: SQLiteStatement, _ position: Int32) -> JSONValue {
+        switch sqlite3_column_type(handle, position) {
+        case SQLITE_INTEGER: return .int(Int(sqlite3_column_int64(handle, position)))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, position))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, position) else { return .null }
+            let count = Int(sqlite3_column_bytes(handle, position))
+            return .string(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        default: return .null
+        }
+    }
 
     /// The stored item with this key, tombstones included.
     package func fetch(key: Item, in db: Database) throws -> Item? {
@@ -230,15 +301,19 @@ package struct ModelTable: Sendable {
         // Every column starts NULL; only the item's values are bound, which walks the item's
         // few set fields instead of looking every column up in it.
         sqlite3_clear_bindings(handle)
+        // Counted while binding: looking the key and version up again costs a hash each.
+        var keysBound = 0
+        var versionBound = false
         for (name, value) in item where !value.isNull {
             guard let i = columnIndex[name] else { continue }
             try bind(value, column: i, at: Int32(i + 1), to: handle)
+            if i == versionColumn { versionBound = true } else if i < keyColumnCount, isKeyColumn[i] { keysBound += 1 }
         }
-        for i in primaryKey where item[columns[i].name]?.isNull ?? true { throw missingKey(columns[i].name) }
+        if keysBound < primaryKey.count, let missing = primaryKey.first(where: { item[columns[$0].name]?.isNull ?? true }) {
+            throw missingKey(columns[missing].name)
+        }
         // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
-        if item["_version"]?.isNull ?? true, let version = columnIndex["_version"] {
-            sqlite3_bind_int64(handle, Int32(version + 1), 1)
-        }
+        if !versionBound { sqlite3_bind_int64(handle, Int32(versionColumn + 1), 1) }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else { throw Self.error(code, statement) }
@@ -310,4 +385,10 @@ package struct RowMetadata: Sendable, Equatable {
     package var version: Int?
     package var deleted: Bool
     package var lastChangedAt: Int?
+
+    package init(version: Int?, deleted: Bool, lastChangedAt: Int?) {
+        self.version = version
+        self.deleted = deleted
+        self.lastChangedAt = lastChangedAt
+    }
 }

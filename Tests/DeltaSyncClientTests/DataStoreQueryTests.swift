@@ -95,4 +95,13 @@ struct DataStoreQueryTests {
         #expect(try await comment.post.get(from: store)?.title == "One")
         #expect(try await Post(id: "p9", blogID: "none", title: "x").blog.get(from: store) == nil)
     }
+
+    @Test("a query reads every kind of field back as it was saved")
+    func everyFieldKindRoundTrips() async throws {
+        let store = try DataStore(models: DeltaSyncModels.self)
+        let post = try JSONDecoder().decode(Post.self, from: Data(GeneratedModelTests.appSyncPost.utf8))
+        try await store.save(post)
+        #expect(try await store.query(Post.self, where: Post.keys.id == "p1") == [post], "rows read by position")
+        #expect(try await store.query(Post.self, byId: "p1") == post, "the row read as an item")
+    }
 }

@@ -157,4 +157,25 @@ struct DataStoreWriteTests {
         #expect(try await store.query(Post.self).isEmpty)
         #expect(try await store.pendingMutations().isEmpty)
     }
+
+    @Test("applying synced records keeps the newest version, even when a page holds an item twice")
+    func applyKeepsTheNewestVersion() async throws {
+        func reaction(_ user: String, _ emoji: String, version: Int, deleted: Bool = false) -> Item {
+            var item = Reaction(postID: "p1", userID: user, emoji: emoji).item
+            item["_version"] = .int(version)
+            item["_lastChangedAt"] = .int(1_700_000_000_000 + version)
+            if deleted { item["_deleted"] = true }
+            return item
+        }
+        var counts = try await store.applyRemote("Reaction", records: [reaction("u1", "a", version: 2), reaction("u2", "b", version: 1)])
+        #expect(counts == RemoteApplyCounts(added: 2))
+        // A delta page lists every change, oldest first: only each item's newest version counts,
+        // and a version older than the stored one changes nothing.
+        counts = try await store.applyRemote(
+            "Reaction",
+            records: [reaction("u1", "old", version: 1), reaction("u2", "c", version: 2), reaction("u2", "d", version: 3),
+                      reaction("u3", "e", version: 1), reaction("u3", "e", version: 2, deleted: true)])
+        #expect(counts == RemoteApplyCounts(updated: 1, skipped: 3), "u1 is older, u2's and u3's first versions are superseded; u3 was never here")
+        #expect(try await store.query(Reaction.self, sort: [.ascending(Reaction.keys.userID)]).map(\.emoji) == ["a", "d"])
+    }
 }

@@ -98,6 +98,11 @@ struct ModelGenerationTests {
         #expect(!writes.contains { $0.hasPrefix(#""blog""#) || $0.hasPrefix(#""comments""#) })
         #expect(post.hasLine("try self.init(item: Item(from: decoder))"))
         #expect(post.hasLine("try item.encode(to: encoder)"))
+        // Queries read rows by field position, in the schema's order (the local table's).
+        let rowReads = post.block("public init(row: ModelRow) throws(DataStoreError) {")
+        #expect(rowReads.count == 19)
+        #expect(rowReads.first == #"id = try row.field(0, "id", of: "Post")"#)
+        #expect(rowReads.last == #"updatedAt = try row.field(18, "updatedAt", of: "Post")"#)
     }
 
     @Test func relationsAreLazy() throws {

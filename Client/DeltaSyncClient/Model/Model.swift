@@ -26,6 +26,11 @@ public protocol Model: Codable, Sendable {
     ///   missing or a value has the wrong type.
     init(item: Item) throws(DataStoreError)
 
+    /// Reads a model from its row in the local store, by field position; what queries use.
+    ///
+    /// - Throws: ``DataStoreError/decoding(model:field:reason:)`` as ``init(item:)``.
+    init(row: ModelRow) throws(DataStoreError)
+
     /// The model's stored fields (relations left out), nil values as `null`.
     var item: Item { get }
 }

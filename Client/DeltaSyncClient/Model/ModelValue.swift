@@ -87,13 +87,17 @@ extension Item {
     /// A field's value for generated `init(item:)`: a missing field reads as `null`, which only
     /// an optional accepts.
     @inlinable public func field<FieldValue: ModelValue>(_ name: String, of model: String) throws(DataStoreError) -> FieldValue {
-        let value = self[name] ?? .null
-        do {
-            return try FieldValue(json: value)
-        } catch {
-            if value.isNull { throw .decoding(model: model, field: name, reason: "the field is required but has no value") }
-            guard case .decoding(_, _, let reason) = error else { throw error }
-            throw .decoding(model: model, field: name, reason: reason)
-        }
+        try decodeField(self[name] ?? .null, name, of: model)
+    }
+}
+
+/// `value` as a field's Swift type; a failure names the model and field.
+@inlinable func decodeField<FieldValue: ModelValue>(_ value: JSONValue, _ name: String, of model: String) throws(DataStoreError) -> FieldValue {
+    do {
+        return try FieldValue(json: value)
+    } catch {
+        if value.isNull { throw .decoding(model: model, field: name, reason: "the field is required but has no value") }
+        guard case .decoding(_, _, let reason) = error else { throw error }
+        throw .decoding(model: model, field: name, reason: reason)
     }
 }

@@ -229,11 +229,11 @@ public final class DataStore: Sendable {
         paginate: QueryPaginationInput? = nil
     ) async throws(DataStoreError) -> [M] {
         let table = try database.table(M.modelName)
-        let items = try await read { db in try self.select(table, where: predicate, sort: sort, paginate: paginate, db) }
-        var models: [M] = []
-        models.reserveCapacity(items.count)
-        for item in items { models.append(try M(item: item)) }
-        return models
+        return try await read { db in
+            var models: [M] = []
+            try self.select(table, where: predicate, sort: sort, paginate: paginate, db) { row in models.append(try M(row: row)) }
+            return models
+        }
     }
 
     /// The rows of `table` matching `predicate`, tombstones left out.
@@ -241,12 +241,21 @@ public final class DataStore: Sendable {
         _ table: ModelTable, where predicate: QueryPredicate, sort: [QuerySortDescriptor], paginate: QueryPaginationInput?,
         _ db: Database
     ) throws -> [Item] {
+        var items: [Item] = []
+        try select(table, where: predicate, sort: sort, paginate: paginate, db) { row in items.append(row.item) }
+        return items
+    }
+
+    /// Calls `each` with every row of `table` matching `predicate`, tombstones left out.
+    func select(
+        _ table: ModelTable, where predicate: QueryPredicate, sort: [QuerySortDescriptor], paginate: QueryPaginationInput?,
+        _ db: Database, each: (ModelRow) throws -> Void
+    ) throws {
         let query = try LocalQuery(table: table, predicate: predicate, sort: sort, paginate: paginate)
         let statement = try db.makeStatement(sql: query.sql)
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(query.arguments))
-        var items: [Item] = []
-        while try rows.next() != nil { items.append(table.item(from: statement)) }
-        return items
+        let row = ModelRow(table: table, handle: statement.sqliteStatement)
+        while try rows.next() != nil { try each(row) }
     }
 
     // MARK: - Observing

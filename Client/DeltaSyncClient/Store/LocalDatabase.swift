@@ -13,6 +13,9 @@ struct LocalDatabase: Sendable {
     let tables: [String: ModelTable]
     let schema: AmplifySchema
 
+    /// The most of the file that is memory-mapped; SQLite maps only what the file holds.
+    static let memoryMapSize = 256 << 20
+
     /// Opens (or creates) the database and brings it in line with the schema. When the schema
     /// changed since the last open, local data is rebuilt; outbox mutations that still fit are
     /// kept (their items stay visible), the others are returned to be reported.
@@ -25,8 +28,15 @@ struct LocalDatabase: Sendable {
             writer = try DatabaseQueue()
         case .file(let url):
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                // Queries read the file through the OS page cache instead of copying every page
+                // into each connection's own cache: a query returning a thousand models touches
+                // a thousand table pages, and reading them with pread cost a third of its time.
+                try db.execute(sql: "PRAGMA mmap_size = \(Self.memoryMapSize)")
+            }
             // A pool opens in WAL mode: queries read while a save writes.
-            writer = try DatabasePool(path: url.path)
+            writer = try DatabasePool(path: url.path, configuration: configuration)
         }
         let schema = registry.schema
         var tables: [String: ModelTable] = [:]

@@ -7,8 +7,16 @@ package struct RemoteApplyCounts: Sendable, Equatable {
     package var added = 0
     package var updated = 0
     package var deleted = 0
-    /// Older than (or as old as) the local version, or the item has a pending local mutation.
+    /// Not stored: older than (or as old as) the local version or than a later record of the
+    /// same item in the batch, or the item has a pending local mutation.
     package var skipped = 0
+
+    package init(added: Int = 0, updated: Int = 0, deleted: Int = 0, skipped: Int = 0) {
+        self.added = added
+        self.updated = updated
+        self.deleted = deleted
+        self.skipped = skipped
+    }
 }
 
 extension DataStore {
@@ -25,23 +33,43 @@ extension DataStore {
             let pending = try Set(String.fetchAll(db, sql: "SELECT modelID FROM deltasync_outbox WHERE model = ?", arguments: [modelName]))
             var counts = RemoteApplyCounts()
             var changes: [StoredChange] = []
-            let metadataStatement = try db.makeStatement(sql: table.selectMetadataByKeySQL)
+            let stored = try table.metadata(ofKeys: records, in: db)
             let insertStatement = try db.makeStatement(sql: table.insertSQL)
-            for record in records {
+            // As Amplify, only the newest record of an item counts: a delta page lists every
+            // change of an item, oldest first.
+            let keys = records.map(table.keyValues)
+            var superseded = [Bool](repeating: false, count: records.count)
+            var newest: [[JSONValue]: Int] = [:]
+            newest.reserveCapacity(records.count)
+            for (position, key) in keys.enumerated() {
+                if let other = newest[key] {
+                    if (records[other]["_version"]?.intValue ?? 0) > (records[position]["_version"]?.intValue ?? 0) {
+                        superseded[position] = true
+                        continue
+                    }
+                    superseded[other] = true
+                }
+                newest[key] = position
+            }
+            for (position, record) in records.enumerated() {
+                guard !superseded[position] else {
+                    counts.skipped += 1
+                    continue
+                }
                 if !pending.isEmpty {
-                    let key = model.primaryKey.fields.map { ($0, record[$0] ?? .null) }
-                    if pending.contains(ModelIdentifier(key).description) {
+                    let identifier = model.primaryKey.fields.map { ($0, record[$0] ?? .null) }
+                    if pending.contains(ModelIdentifier(identifier).description) {
                         counts.skipped += 1
                         continue
                     }
                 }
-                let stored = try table.metadata(key: record, using: metadataStatement)
-                if let local = stored?.version, let remote = record["_version"]?.intValue, remote <= local {
+                let local = stored.isEmpty ? nil : stored[keys[position]]
+                if let local = local?.version, let version = record["_version"]?.intValue, version <= local {
                     counts.skipped += 1
                     continue
                 }
                 let deleted = record["_deleted"]?.boolValue == true
-                let wasLive = stored.map { !$0.deleted } ?? false
+                let wasLive = local.map { !$0.deleted } ?? false
                 try table.put(record, using: insertStatement)
                 let mutationType: MutationType
                 if deleted {
