@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -65,6 +66,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Client/DeltaSyncClient"
         ),
@@ -201,7 +205,13 @@ let package = Package(
         // The client syncing with a real server started in-process.
         .testTarget(
             name: "DeltaSyncEndToEndTests",
-            dependencies: ["DeltaSyncClient", "DeltaSyncServer"],
+            dependencies: [
+                "DeltaSyncClient", "DeltaSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/DeltaSyncEndToEndTests",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),

@@ -62,6 +62,8 @@ package struct ModelTable: Sendable {
     /// `_version`, `_deleted`, `_lastChangedAt` of the row with a key: what reconciling a
     /// record and sending a mutation need, without decoding the item.
     package let selectMetadataByKeySQL: String
+    /// Sets `_version` and `_lastChangedAt` (in that order) of the row with a key.
+    package let updateSyncMetadataByKeySQL: String
     /// ``selectMetadataByKeySQL`` for many keys at once, given as a JSON array of key value
     /// arrays; the key columns come first in the result.
     package let selectMetadataByKeysSQL: String
@@ -126,6 +128,7 @@ package struct ModelTable: Sendable {
         self.selectByKeySQL = "SELECT \(list) FROM \(quotedName) WHERE \(keyMatch)"
         self.deleteByKeySQL = "DELETE FROM \(quotedName) WHERE \(keyMatch)"
         self.selectMetadataByKeySQL = "SELECT \"_version\", \"_deleted\", \"_lastChangedAt\" FROM \(quotedName) WHERE \(keyMatch)"
+        self.updateSyncMetadataByKeySQL = "UPDATE \(quotedName) SET \"_version\" = ?, \"_lastChangedAt\" = ? WHERE \(keyMatch)"
         let keyList = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
         let extracted = primaryKey.indices.map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ")
         self.selectMetadataByKeysSQL = """

@@ -54,14 +54,16 @@ struct DataStorePersistenceTests {
             try await store.save(Post(id: "p1", blogID: "b1", title: "Uses authorIp", authorIp: "10.0.0.1"))
         }
         let reported = ErrorLog()
-        let store = try DataStore(models: ChangedModels.self, location: .file(file), errorHandler: reported.append)
+        var configuration = DataStoreConfiguration()
+        configuration.errorHandler = reported.append
+        let store = try DataStore(models: ChangedModels.self, location: .file(file), configuration: configuration)
         #expect(reported.errors == [.pendingMutationsDropped(model: "Post", count: 1, reason: "the schema no longer has field(s) authorIp")])
         #expect(try await store.pendingMutations().map(\.modelName) == ["Blog"])
         #expect(try await store.query(Blog.self).map(\.name) == ["Fits"], "a kept mutation's item stays visible")
         #expect(try await store.query(Post.self).isEmpty)
 
         // Opening again with the same schema changes nothing.
-        let again = try DataStore(models: ChangedModels.self, location: .file(file), errorHandler: reported.append)
+        let again = try DataStore(models: ChangedModels.self, location: .file(file), configuration: configuration)
         #expect(reported.errors.count == 1)
         #expect(try await again.pendingMutations().count == 1)
     }

@@ -2,18 +2,24 @@ import DeltaSyncClient
 import Foundation
 import Testing
 
-@Suite("Client sync against a real server: outbox, base and delta sync, selective sync")
+@Suite("Client sync against a real server: outbox, base and delta sync, selective sync, realtime")
 struct SyncTests {
     @Test("changes saved offline on one device reach another through the server")
     func offlineChangesReachAnotherDevice() async throws {
         try await SyncServer.run { server in
-            let phone = try server.device()
+            let link = try await NetworkLink(to: server.running.port)
+            link.goOffline()
+            let phone = try server.device(through: link)
+            let phoneLog = EventLog(phone)
             try await phone.save(Blog(id: "b1", name: "Travel"))
             try await phone.save(Post(id: "p1", blogID: "b1", title: "Lisbon", rating: 4, tags: ["city"]))
             try await phone.save(Post(id: "p2", blogID: "b1", title: "Porto"))
             try await phone.delete(Post.self, withId: "p2")
+            #expect(try await phone.pendingMutations().count == 2, "create+delete of p2 cancelled out")
 
-            try await phone.start()
+            let online = phoneLog.count
+            link.goOnline()
+            try await phoneLog.waitForEmptyOutbox(after: online)
             #expect(try await phone.pendingMutations().isEmpty, "the outbox was sent")
             let synced = try #require(try await phone.query(Post.self, byId: "p1"))
             #expect(synced.createdAt != nil, "the server's version replaced the local one")
@@ -25,24 +31,98 @@ struct SyncTests {
             #expect(post.title == "Lisbon" && post.rating == 4 && post.tags == ["city"])
             #expect(try await laptop.query(Post.self, byId: "p2") == nil)
             #expect(try await laptop.query(Blog.self).map(\.name) == ["Travel"])
+            await link.close()
         }
     }
 
-    @Test("a second start within the sync interval runs a delta sync with only what changed")
+    @Test("a change on one device reaches a running device live, through its subscriptions")
+    func realtime() async throws {
+        try await SyncServer.run { server in
+            let writer = try server.device()
+            let reader = try server.device()
+            let readerLog = EventLog(reader)
+            try await writer.start()
+            try await reader.start()
+
+            let before = readerLog.count
+            try await writer.save(Post(id: "p1", blogID: "b1", title: "Live"))
+            try await readerLog.wait(after: before, for: "p1 received") { event in
+                if case .syncReceived(let change) = event { change.modelID == "p1" } else { false }
+            }
+            #expect(try await reader.query(Post.self, byId: "p1")?.title == "Live")
+
+            var post = try #require(try await writer.query(Post.self, byId: "p1"))
+            post.title = "Edited"
+            let edited = readerLog.count
+            try await writer.save(post)
+            try await readerLog.wait(after: edited, for: "the edit received") { event in
+                if case .syncReceived(let change) = event { change.mutationType == .update } else { false }
+            }
+            #expect(try await reader.query(Post.self, byId: "p1")?.title == "Edited")
+
+            let deleted = readerLog.count
+            try await writer.delete(post)
+            try await readerLog.wait(after: deleted, for: "the delete received") { event in
+                if case .syncReceived(let change) = event { change.mutationType == .delete } else { false }
+            }
+            #expect(try await reader.query(Post.self, byId: "p1") == nil)
+        }
+    }
+
+    @Test("start announces each stage in order, and observeQuery reports when the model is synced")
+    func stagesAndSyncedSnapshots() async throws {
+        try await SyncServer.run { server in
+            let writer = try server.device()
+            try await writer.save(Post(id: "p1", blogID: "b1", title: "One"))
+            let writerLog = EventLog(writer)
+            try await writer.start()
+            try await writerLog.waitForEmptyOutbox()
+
+            let reader = try server.device()
+            let log = EventLog(reader)
+            var snapshots = reader.observeQuery(for: Post.self).makeAsyncIterator()
+            let first = try #require(try await snapshots.next())
+            #expect(!first.isSynced)
+            try await log.waitUntilReady()
+            var synced = try #require(try await snapshots.next())
+            while !synced.isSynced { synced = try #require(try await snapshots.next()) }
+            #expect(synced.items.map(\.id) == ["p1"], "the synced snapshot holds what the sync brought")
+
+            let stages = log.events.compactMap { event -> String? in
+                switch event {
+                case .networkStatus(let active): "network \(active)"
+                case .subscriptionsEstablished: "subscriptions"
+                case .syncQueriesStarted: "sync started"
+                case .modelSynced(let model) where model.modelName == "Post": "Post synced"
+                case .syncQueriesReady: "sync ready"
+                case .ready: "ready"
+                default: nil
+                }
+            }
+            #expect(stages == ["network true", "subscriptions", "sync started", "Post synced", "sync ready", "ready"])
+        }
+    }
+
+    @Test("stop and start within the sync interval runs a delta sync with only what changed")
     func deltaSync() async throws {
         try await SyncServer.run { server in
             let writer = try server.device()
+            let writerLog = EventLog(writer)
             for n in 1...3 { try await writer.save(Post(id: "p\(n)", blogID: "b1", title: "Post \(n)")) }
             try await writer.start()
+            try await writerLog.waitForEmptyOutbox()
 
             let reader = try server.device()
             #expect(try await reader.start().first { $0.modelName == "Post" }?.isFullSync == true)
+            await reader.stop()
 
             var edited = try #require(try await writer.query(Post.self, byId: "p2"))
             edited.title = "Edited"
+            let changed = writerLog.count
             try await writer.save(edited)
             try await writer.delete(Post.self, withId: "p3")
-            try await writer.start()
+            try await writerLog.waitForEmptyOutbox(after: changed)
+            #expect(try await writer.pendingMutations().isEmpty)
 
             let delta = try #require(try await reader.start().first { $0.modelName == "Post" })
             #expect(delta == ModelSyncedEvent(modelName: "Post", isFullSync: false, added: 0, updated: 1, deleted: 1))
@@ -50,16 +130,26 @@ struct SyncTests {
         }
     }
 
-    @Test("a sync expression keeps only matching items on the device")
+    @Test("a sync expression keeps only matching items on the device, from sync and from subscriptions")
     func selectiveSync() async throws {
         try await SyncServer.run { server in
             let writer = try server.device()
+            let writerLog = EventLog(writer)
             for n in 1...4 { try await writer.save(Post(id: "p\(n)", blogID: n % 2 == 0 ? "even" : "odd", title: "Post \(n)")) }
-            try await writer.start()
+            try await writerLog.waitForEmptyOutbox()
 
             let reader = try server.device { $0.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "even" }] }
+            let readerLog = EventLog(reader)
             try await reader.start()
             #expect(try await reader.query(Post.self, sort: [.ascending(Post.keys.id)]).map(\.id) == ["p2", "p4"])
+
+            let more = readerLog.count
+            try await writer.save(Post(id: "p5", blogID: "odd", title: "Post 5"))
+            try await writer.save(Post(id: "p6", blogID: "even", title: "Post 6"))
+            try await readerLog.wait(after: more, for: "p6 received") { event in
+                if case .syncReceived(let change) = event { change.modelID == "p6" } else { false }
+            }
+            #expect(try await reader.query(Post.self, sort: [.ascending(Post.keys.id)]).map(\.id) == ["p2", "p4", "p6"])
         }
     }
 
@@ -67,11 +157,15 @@ struct SyncTests {
     func maxRecords() async throws {
         try await SyncServer.run { server in
             let writer = try server.device()
+            let writerLog = EventLog(writer)
             for n in 1...5 { try await writer.save(Post(id: "p\(n)", blogID: "b1", title: "Post \(n)")) }
-            try await writer.start()
+            try await writerLog.waitForEmptyOutbox()
 
             let errors = ErrorLog()
-            let reader = try server.device({ $0.syncPageSize = 2; $0.syncMaxRecords = 3 }, errors: errors)
+            let reader = try server.device(errors: errors) {
+                $0.syncPageSize = 2
+                $0.syncMaxRecords = 3
+            }
             try await reader.start()
             #expect(try await reader.query(Post.self).count == 3)
             #expect(errors.errors == [.syncMaxRecordsReached(model: "Post", limit: 3)])
@@ -79,38 +173,56 @@ struct SyncTests {
         }
     }
 
-    @Test("a failed condition on the server drops the mutation and reports it")
+    @Test("a failed condition on the server drops the mutation, announces it and keeps the server's version")
     func conditionFailsOnServer() async throws {
         try await SyncServer.run { server in
             let one = try server.device()
+            let oneLog = EventLog(one)
             try await one.save(Post(id: "p1", blogID: "b1", title: "Shared", rating: 1))
-            try await one.start()
+            try await oneLog.waitForEmptyOutbox()
 
             let errors = ErrorLog()
             let two = try server.device(errors: errors)
+            let twoLog = EventLog(two)
             try await two.start()
             var local = try #require(try await two.query(Post.self, byId: "p1"))
-            // The other device raises the rating first.
+            await two.stop()
+            // The other device raises the rating while this one is not listening.
             var remote = try #require(try await one.query(Post.self, byId: "p1"))
             remote.rating = 5
+            let raised = oneLog.count
             try await one.save(remote)
-            try await one.start()
+            try await oneLog.waitForEmptyOutbox(after: raised)
 
             local.title = "Only if still rated 1"
+            let saved = twoLog.count
             try await two.save(local, where: Post.keys.rating == 1)  // true locally, false on the server
-            try await two.start()
-            #expect(try await two.pendingMutations().isEmpty)
+            try await twoLog.wait(after: saved, for: "conditionalSaveFailed") { event in
+                if case .conditionalSaveFailed(let change) = event { change.modelID == "p1" } else { false }
+            }
+            try await twoLog.waitForEmptyOutbox(after: saved)
             #expect(errors.errors.map { if case .rejected(_, let type, _) = $0 { type } else { "\($0)" } } == ["ConditionalCheckFailedException"])
+            let converged = try #require(try await two.query(Post.self, byId: "p1"))
+            #expect(converged.title == "Shared" && converged.rating == 5, "the device took the server's version")
         }
     }
 
-    @Test("an unreachable backend keeps the outbox for the next start")
+    @Test("an unreachable backend fails start, keeps the outbox, and syncs once it is reachable")
     func offline() async throws {
-        let store = try DataStore(
-            models: DeltaSyncModels.self,
-            configuration: DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:1/graphql")!, apiKey: "da2-x")))
-        try await store.save(Post(id: "p1", blogID: "b1", title: "Offline"))
-        await #expect(throws: DataStoreError.self) { try await store.start() }
-        #expect(try await store.pendingMutations().count == 1)
+        try await SyncServer.run { server in
+            let link = try await NetworkLink(to: server.running.port)
+            link.goOffline()
+            let store = try server.device(through: link)
+            let log = EventLog(store)
+            try await store.save(Post(id: "p1", blogID: "b1", title: "Offline"))
+            await #expect(throws: DataStoreError.self) { try await store.start() }
+            #expect(try await store.pendingMutations().count == 1)
+            try await log.wait(for: "offline") { if case .networkStatus(active: false) = $0 { true } else { false } }
+
+            link.goOnline()
+            try await log.waitForEmptyOutbox()
+            #expect(try await server.items("listPosts", selection: "id title").map { $0["title"] } == ["Offline"])
+            await link.close()
+        }
     }
 }

@@ -25,69 +25,50 @@ public final class DataStore: Sendable {
     }
 
     let database: LocalDatabase
-    let feed = ChangeFeed()
-    private let errorHandler: @Sendable (DataStoreError) -> Void
     let configuration: DataStoreConfiguration
+    /// Every committed change, and models finishing their sync, for `observe` and
+    /// `observeQuery`.
+    let feed = Broadcast<StoreUpdate>()
+    /// What ``events`` delivers.
+    let eventBus: Broadcast<DataStoreEvent>
+    /// The generated type of each model, to hand conflicts to the app as models.
+    let modelTypes: [String: any Model.Type]
+    /// Models whose sync finished since sync (re)started: their query snapshots are synced.
+    let syncedModels = Locked(Set<String>())
+    /// `nil` for a local-only store.
+    let engine: SyncEngine?
 
     /// Opens the store for the models of `registry` (the generated `DeltaSyncModels`).
     ///
     /// When the schema changed since the file was last opened, local data is rebuilt for the
     /// new schema (a full sync follows once sync runs). Pending outbox mutations that still fit
-    /// the new schema are kept; the others are removed and reported to `errorHandler`.
+    /// the new schema are kept; the others are removed and reported to the configuration's
+    /// `errorHandler`.
     public init(
         models registry: any ModelRegistry.Type, location: Location = .inMemory,
-        configuration: DataStoreConfiguration = DataStoreConfiguration(),
-        errorHandler: @escaping @Sendable (DataStoreError) -> Void = { _ in }
+        configuration: DataStoreConfiguration = DataStoreConfiguration()
     ) throws(DataStoreError) {
         do {
             let (database, dropped) = try LocalDatabase.open(location, registry: registry)
             self.database = database
-            self.errorHandler = errorHandler
             self.configuration = configuration
-            for error in dropped { errorHandler(error) }
+            modelTypes = Dictionary(registry.models.map { ($0.modelName, $0) }, uniquingKeysWith: { a, _ in a })
+            let eventBus = Broadcast<DataStoreEvent>()
+            self.eventBus = eventBus
+            engine = configuration.endpoint.map { SyncEngine(endpoint: $0, configuration: configuration, events: eventBus) }
+            for error in dropped { configuration.errorHandler(error) }
         } catch let error as DataStoreError {
             throw error
         } catch {
             throw .storage("\(error)")
         }
+        engine?.attach(self)
     }
 
     deinit {
+        engine?.cancel()
         feed.finish()
-    }
-
-    // MARK: - Lifecycle
-
-    /// Syncs with the configured endpoint once: a base or delta sync of every model (in schema
-    /// order), then the outbox, oldest first. Without an endpoint the store is local-only and
-    /// this does nothing.
-    ///
-    /// - Returns: what each model's sync did.
-    /// - Throws: ``DataStoreError/network(_:)`` when the backend cannot be reached; pending
-    ///   changes stay in the outbox for the next start.
-    @discardableResult
-    public func start() async throws(DataStoreError) -> [ModelSyncedEvent] {
-        guard let endpoint = configuration.endpoint else { return [] }
-        let client = GraphQLClient(endpoint: endpoint)
-        var events: [ModelSyncedEvent] = []
-        for model in database.schema.models {
-            if let event = try await sync(model, client: client, configuration: configuration) { events.append(event) }
-        }
-        try await sendOutbox(client: client)
-        return events
-    }
-
-    /// Stops syncing; local data stays.
-    public func stop() async throws(DataStoreError) {}
-
-    /// Deletes every model, pending mutation and sync state. The next sync is a full one.
-    public func clear() async throws(DataStoreError) {
-        try await write { db in
-            for table in self.database.tables.values { try db.execute(sql: "DELETE FROM \(table.quotedName)") }
-            try db.execute(sql: "DELETE FROM \(Outbox.table)")
-            try ModelSyncMetadata.removeAll(db)
-            return []
-        }
+        eventBus.finish()
     }
 
     // MARK: - Saving
@@ -100,6 +81,7 @@ public final class DataStore: Sendable {
     /// - Throws: ``DataStoreError/conditionFailed(model:reason:)`` when the condition is not met.
     @discardableResult
     public func save<M: Model>(_ model: M, where condition: QueryPredicate? = nil) async throws(DataStoreError) -> M {
+        engine?.ensureStarted()
         let table = try database.table(M.modelName)
         let item = model.item
         let identifier = model.identifier
@@ -148,6 +130,7 @@ public final class DataStore: Sendable {
     public func delete<M: Model>(
         _ type: M.Type, withIdentifier identifier: ModelIdentifier, where condition: QueryPredicate? = nil
     ) async throws(DataStoreError) {
+        engine?.ensureStarted()
         let table = try database.table(M.modelName)
         try await write { db in
             guard let stored = try table.fetch(key: identifier.item, in: db), stored["_deleted"]?.boolValue != true else { return [] }
@@ -168,6 +151,7 @@ public final class DataStore: Sendable {
     /// Deletes every model matching `predicate` (and their children); each mutation carries
     /// the predicate as its condition, as Amplify sends a batch delete.
     public func delete<M: Model>(_ type: M.Type, where predicate: QueryPredicate) async throws(DataStoreError) {
+        engine?.ensureStarted()
         let table = try database.table(M.modelName)
         try await write { db in
             var changes: [StoredChange] = []
@@ -209,6 +193,7 @@ public final class DataStore: Sendable {
 
     /// The model with this key, `nil` when there is none.
     public func query<M: Model>(_ type: M.Type, byIdentifier identifier: ModelIdentifier) async throws(DataStoreError) -> M? {
+        engine?.ensureStarted()
         let table = try database.table(M.modelName)
         let item: Item? = try await read { db in
             guard let stored = try table.fetch(key: identifier.item, in: db), stored["_deleted"]?.boolValue != true else { return nil }
@@ -228,6 +213,7 @@ public final class DataStore: Sendable {
         _ type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = [],
         paginate: QueryPaginationInput? = nil
     ) async throws(DataStoreError) -> [M] {
+        engine?.ensureStarted()
         let table = try database.table(M.modelName)
         return try await read { db in
             var models: [M] = []
@@ -262,25 +248,39 @@ public final class DataStore: Sendable {
 
     /// Every change of `M` from now on, local and remote, in commit order.
     public func observe<M: Model>(_ type: M.Type) -> ModelChanges<M> {
-        ModelChanges(changes: feed.changes(), identifier: nil, onError: errorHandler)
+        engine?.ensureStarted()
+        return ModelChanges(updates: feed.subscribe(), identifier: nil, onError: configuration.errorHandler)
     }
 
     /// Every change of the model with this key from now on.
     public func observe<M: Model>(_ type: M.Type, identifier: ModelIdentifier) -> ModelChanges<M> {
-        ModelChanges(changes: feed.changes(), identifier: identifier, onError: errorHandler)
+        engine?.ensureStarted()
+        return ModelChanges(updates: feed.subscribe(), identifier: identifier, onError: configuration.errorHandler)
     }
 
-    /// The query's results now, then again after every change of `M`, in commit order.
+    /// The query's results now, then again after every committed transaction that changed `M`
+    /// (a sync page is one), and when `M` finishes syncing (``QuerySnapshot/isSynced``).
     public func observeQuery<M: Model>(
         for type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
     ) -> AsyncThrowingStream<QuerySnapshot<M>, any Error> {
-        let changes = feed.changes()
+        engine?.ensureStarted()
+        let updates = feed.subscribe()
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    continuation.yield(QuerySnapshot(items: try await self.query(M.self, where: predicate, sort: sort), isSynced: false))
-                    for await change in changes where change.modelName == M.modelName {
-                        continuation.yield(QuerySnapshot(items: try await self.query(M.self, where: predicate, sort: sort), isSynced: false))
+                    func snapshot() async throws -> QuerySnapshot<M> {
+                        let isSynced = self.syncedModels.withLock { $0.contains(M.modelName) }
+                        return QuerySnapshot(items: try await self.query(M.self, where: predicate, sort: sort), isSynced: isSynced)
+                    }
+                    continuation.yield(try await snapshot())
+                    for await update in updates {
+                        switch update {
+                        case .committed(let changes):
+                            guard changes.contains(where: { $0.modelName == M.modelName }) else { continue }
+                        case .synced(let model):
+                            guard model == M.modelName else { continue }
+                        }
+                        continuation.yield(try await snapshot())
                     }
                     continuation.finish()
                 } catch {
@@ -305,19 +305,18 @@ public final class DataStore: Sendable {
 
     /// Hands an error that does not fail the call to the error handler.
     func report(_ error: DataStoreError) {
-        errorHandler(error)
+        configuration.errorHandler(error)
     }
 
     // MARK: - Transactions
 
     /// Runs `body` in a write transaction and publishes its changes once it committed.
     func write(_ body: @escaping @Sendable (Database) throws -> [StoredChange]) async throws(DataStoreError) {
-        let feed = self.feed
         do {
             try await database.writer.write { db in
                 let changes = try body(db)
                 // On the writer, right after the commit: observers get changes in commit order.
-                if !changes.isEmpty { db.afterNextTransaction { _ in feed.publish(changes) } }
+                if !changes.isEmpty { db.afterNextTransaction { _ in self.committed(changes) } }
             }
         } catch {
             throw Self.storeError(error)

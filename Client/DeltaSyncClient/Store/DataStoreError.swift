@@ -21,6 +21,9 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A model's sync stopped at `syncMaxRecords` before the last page: the model is not marked
     /// synced, so the next sync is full again.
     case syncMaxRecordsReached(model: String, limit: Int)
+    /// Sync was stopped (``DataStore/stop()``, ``DataStore/clear()``, or the store was
+    /// released) before it became ready.
+    case stopped
     /// Outbox mutations that no longer fit the schema after it changed; reported through the
     /// error handler and removed from the outbox.
     case pendingMutationsDropped(model: String, count: Int, reason: String)
@@ -43,6 +46,8 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return "The backend refused a \(model) request (\(errorType)): \(message)"
         case .syncMaxRecordsReached(let model, let limit):
             return "\(model) has more than syncMaxRecords (\(limit)) items to sync; raise syncMaxRecords or narrow its sync expression. It stays unsynced."
+        case .stopped:
+            return "Sync was stopped before it was ready. Call start() to sync again."
         case .pendingMutationsDropped(let model, let count, let reason):
             return "\(count) pending \(model) mutation(s) were removed from the outbox: \(reason)."
         }

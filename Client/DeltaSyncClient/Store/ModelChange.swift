@@ -29,3 +29,11 @@ struct StoredChange: Sendable {
     let item: Item
     let isRemote: Bool
 }
+
+/// What the store publishes to its observers, in commit order.
+enum StoreUpdate: Sendable {
+    /// The changes one transaction committed.
+    case committed([StoredChange])
+    /// A model finished its sync this session: its query snapshots are now synced.
+    case synced(modelName: String)
+}

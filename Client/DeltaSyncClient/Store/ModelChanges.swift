@@ -5,31 +5,36 @@ import DeltaSyncCore
 public struct ModelChanges<M: Model>: AsyncSequence, Sendable {
     public typealias Element = ModelChange<M>
 
-    let changes: AsyncStream<StoredChange>
+    let updates: AsyncStream<StoreUpdate>
     let identifier: ModelIdentifier?
     let onError: @Sendable (DataStoreError) -> Void
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var changes: AsyncStream<StoredChange>.Iterator
+        var updates: AsyncStream<StoreUpdate>.Iterator
         let identifier: ModelIdentifier?
         let onError: @Sendable (DataStoreError) -> Void
+        /// The rest of the last committed transaction's changes.
+        var pending: ArraySlice<StoredChange> = []
 
         public mutating func next() async -> ModelChange<M>? {
-            while let change = await changes.next() {
-                guard change.modelName == M.modelName else { continue }
-                if let identifier, !identifier.fields.allSatisfy({ change.item[$0.name] == $0.value }) { continue }
-                do {
-                    return ModelChange(mutationType: change.mutationType, model: try M(item: change.item), isRemote: change.isRemote)
-                } catch {
-                    // One unreadable item must not end everyone's observation.
-                    onError(error)
+            while true {
+                while let change = pending.popFirst() {
+                    guard change.modelName == M.modelName else { continue }
+                    if let identifier, !identifier.fields.allSatisfy({ change.item[$0.name] == $0.value }) { continue }
+                    do {
+                        return ModelChange(mutationType: change.mutationType, model: try M(item: change.item), isRemote: change.isRemote)
+                    } catch {
+                        // One unreadable item must not end everyone's observation.
+                        onError(error)
+                    }
                 }
+                guard let update = await updates.next() else { return nil }
+                if case .committed(let changes) = update { pending = changes[...] }
             }
-            return nil
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(changes: changes.makeAsyncIterator(), identifier: identifier, onError: onError)
+        AsyncIterator(updates: updates.makeAsyncIterator(), identifier: identifier, onError: onError)
     }
 }

@@ -113,6 +113,16 @@ enum Outbox {
         try all(db, limit: 1).first
     }
 
+    static func isEmpty(_ db: Database) throws -> Bool {
+        try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deltasync_outbox)") ?? false)
+    }
+
+    /// Whether a mutation of the item is waiting.
+    static func hasPending(_ db: Database, model: String, modelID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM deltasync_outbox WHERE model = ? AND modelID = ?)", arguments: [model, modelID]) ?? false
+    }
+
     /// Gives the item's pending mutations the `_version` the server just returned, so the next
     /// one is not refused as stale.
     static func setVersion(_ db: Database, model: String, modelID: String, version: JSONValue) throws {

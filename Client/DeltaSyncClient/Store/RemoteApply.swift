@@ -28,7 +28,7 @@ extension DataStore {
         let model = database.schema.model(named: modelName)!
         let result = Locked(RemoteApplyCounts())
         // Building change events for a 100,000-record sync costs; nobody may be listening.
-        let observed = feed.hasObservers
+        let observed = feed.hasSubscribers || eventBus.hasSubscribers
         try await write { db in
             let pending = try Set(String.fetchAll(db, sql: "SELECT modelID FROM deltasync_outbox WHERE model = ?", arguments: [modelName]))
             var counts = RemoteApplyCounts()

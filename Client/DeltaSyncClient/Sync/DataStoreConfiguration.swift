@@ -1,12 +1,13 @@
 import DeltaSyncCore
 import Foundation
 
-/// Where and how a ``DataStore`` syncs.
+/// Where and how a ``DataStore`` syncs, with Amplify DataStore's defaults.
 ///
 /// ```swift
-/// let configuration = DataStoreConfiguration(
-///     endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-..."),
-///     syncExpressions: [.init(Post.self) { Post.keys.blogID == "b1" }])
+/// var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-..."))
+/// configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
+/// configuration.conflictHandler = { conflict in .retryLocal }
+/// configuration.errorHandler = { error in logger.error("\(error)") }
 /// ```
 public struct DataStoreConfiguration: Sendable {
     /// The AppSync (or `deltasync serve`) GraphQL endpoint; `nil` keeps the store local-only.
@@ -17,8 +18,16 @@ public struct DataStoreConfiguration: Sendable {
     public var syncPageSize = 1_000
     /// The most items one model's sync fetches.
     public var syncMaxRecords = 10_000
-    /// Which items of a model this device keeps (selective sync).
+    /// Which items of a model this device keeps (selective sync), evaluated on every start.
     public var syncExpressions: [SyncExpression] = []
+    /// Decides what happens to a local change the backend refused because the item changed
+    /// there first (`ConflictUnhandled`). The default keeps the backend's version.
+    public var conflictHandler: @Sendable (DataStoreConflict) async -> ConflictResolution = { _ in .applyRemote }
+    /// Told of every problem that does not fail a call: refused mutations, sync failures,
+    /// pending mutations dropped by a schema change.
+    public var errorHandler: @Sendable (DataStoreError) -> Void = { _ in }
+    /// How long sync waits before trying again after the backend could not be reached.
+    public var retryBackoff = RetryBackoff()
 
     public init(endpoint: SyncEndpoint? = nil, syncExpressions: [SyncExpression] = []) {
         self.endpoint = endpoint
@@ -35,6 +44,21 @@ public struct SyncEndpoint: Sendable {
         self.url = url
         self.apiKey = apiKey
     }
+
+    /// The realtime WebSocket endpoint, as Amplify derives it: AppSync's own domains move to
+    /// `appsync-realtime-api` over `wss`; any other host (a custom domain, `deltasync serve`)
+    /// serves it at `<path>/realtime` over `ws` or `wss` like the HTTP scheme.
+    public var realtimeURL: URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        if let host = components.host, host.hasSuffix(".amazonaws.com"), host.contains(".appsync-api.") {
+            components.host = host.replacingOccurrences(of: ".appsync-api.", with: ".appsync-realtime-api.")
+            components.scheme = "wss"
+        } else {
+            components.scheme = components.scheme == "https" ? "wss" : "ws"
+            components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/realtime"
+        }
+        return components.url ?? url
+    }
 }
 
 /// The items of one model to sync, evaluated each time sync starts.
@@ -45,5 +69,24 @@ public struct SyncExpression: Sendable {
     public init<M: Model>(_ type: M.Type, where predicate: @escaping @Sendable () -> QueryPredicate) {
         modelName = M.modelName
         self.predicate = predicate
+    }
+}
+
+/// Capped exponential backoff with jitter: the wait before attempt `n` is
+/// `min(maximum, base × 2ⁿ)` plus up to `base` of random jitter, as Amplify waits.
+public struct RetryBackoff: Sendable {
+    public var base: Duration
+    public var maximum: Duration
+
+    public init(base: Duration = .milliseconds(100), maximum: Duration = .seconds(300)) {
+        self.base = base
+        self.maximum = maximum
+    }
+
+    /// The wait before retry number `attempt` (0 for the first retry).
+    public func delay(attempt: Int) -> Duration {
+        let exponential = base * (1 << min(attempt, 30))
+        let capped = exponential > maximum ? maximum : exponential
+        return capped + base * Double.random(in: 0..<1)
     }
 }

@@ -5,12 +5,9 @@ extension DataStore {
     /// Base or delta sync of one model: delta when it last synced within `syncInterval` with
     /// the same sync expression, full otherwise; pages until the server has no more or
     /// `syncMaxRecords` is reached. `nil` when the schema has no sync query for the model.
-    func sync(_ model: ModelSchema, client: GraphQLClient, configuration: DataStoreConfiguration)
-        async throws(DataStoreError) -> ModelSyncedEvent?
-    {
+    func sync(_ model: ModelSchema, expression: QueryPredicate, client: GraphQLClient) async throws(DataStoreError) -> ModelSyncedEvent? {
         let documents = SyncDocuments(model: model, schema: database.schema)
         guard let query = documents.syncQuery, let field = model.operations.sync else { return nil }
-        let expression = configuration.syncExpressions.first { $0.modelName == model.name }?.predicate() ?? .all
         let expressionText = expression == .all ? nil : expression.filterInput.jsonText
         let now = Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let interval = Int(configuration.syncInterval.components.seconds) * 1000

@@ -5,35 +5,131 @@ import GRDB
 extension DataStore {
     /// Sends the outbox, oldest first, one mutation at a time, until it is empty.
     ///
-    /// A network failure stops it with the mutation still pending. A mutation the backend
-    /// refuses is removed and reported: `ConditionalCheckFailedException` as Amplify drops it,
-    /// `ConflictUnhandled` by applying the server's version (the default conflict handler).
+    /// A network failure stops it with the mutation still pending (it is sent again when sync
+    /// restarts). A mutation the backend refuses is removed and reported:
+    /// `ConflictUnhandled` goes to the conflict handler, `ConditionalCheckFailedException` is
+    /// dropped as Amplify drops it, and the device takes the backend's version of the item so
+    /// it does not keep a change the backend never accepted.
     func sendOutbox(client: GraphQLClient) async throws(DataStoreError) {
-        try await write { db in
-            try Outbox.clearInProcess(db)
-            return []
-        }
         while let mutation = try await takeNext() {
-            guard let model = database.schema.model(named: mutation.modelName),
-                let (field, document) = SyncDocuments(model: model, schema: database.schema).mutation(mutation.mutationType)
-            else {
-                try await finish(mutation, model: mutation.modelName, result: nil)
-                report(.rejected(model: mutation.modelName, errorType: "OperationDisabled", message: "the schema has no \(mutation.mutationType.rawValue) mutation"))
-                continue
-            }
-            var variables: Item = ["input": .object(Self.input(mutation, model: model))]
-            if let condition = mutation.condition { variables["condition"] = condition }
-            let response = try await client.execute(document, variables: variables)
-            if case .object(let result) = response.data[field] {
-                try await finish(mutation, model: model.name, result: result)
-                continue
-            }
-            let error = response.errors.first ?? .null
-            let errorType = error["errorType"].stringValue ?? "Unknown"
-            let remote = errorType == "ConflictUnhandled" ? error["data"].objectValue : nil
-            try await finish(mutation, model: model.name, result: remote)
-            report(.rejected(model: model.name, errorType: errorType, message: error["message"].stringValue ?? "no message"))
+            try await send(mutation, client: client)
         }
+    }
+
+    private func send(_ mutation: OutboxMutation, client: GraphQLClient) async throws(DataStoreError) {
+        guard let model = database.schema.model(named: mutation.modelName) else {
+            try await finish(mutation, result: nil)
+            report(.rejected(model: mutation.modelName, errorType: "UnknownModel", message: "the schema has no model \(mutation.modelName)"))
+            return
+        }
+        let outcome = try await execute(mutation.mutationType, item: Self.input(mutation, model: model), condition: mutation.condition, of: model, client: client)
+        switch outcome {
+        case .accepted(let result):
+            try await accept(mutation, result: result)
+        case .refused(let errorType, let message, let remote):
+            switch errorType {
+            case "ConflictUnhandled":
+                try await resolveConflict(mutation, remote: remote, model: model, client: client)
+            case "ConditionalCheckFailedException":
+                eventBus.publish(.conditionalSaveFailed(MutationEvent(
+                    modelName: model.name, modelID: mutation.modelID, mutationType: mutation.mutationType, item: mutation.item)))
+                report(.rejected(model: model.name, errorType: errorType, message: message))
+                try await finish(mutation, result: try await serverVersion(remote, of: mutation, model: model, client: client))
+            default:
+                report(.rejected(model: model.name, errorType: errorType, message: message))
+                try await finish(mutation, result: try await serverVersion(remote, of: mutation, model: model, client: client))
+            }
+        }
+    }
+
+    private enum Outcome {
+        case accepted(Item)
+        /// The backend's error, and the item it holds when it sent one (`errors[].data`).
+        case refused(errorType: String, message: String, remote: Item?)
+    }
+
+    /// Sends one create, update or delete.
+    private func execute(
+        _ type: MutationType, item: Item, condition: JSONValue?, of model: ModelSchema, client: GraphQLClient
+    ) async throws(DataStoreError) -> Outcome {
+        guard let (field, document) = SyncDocuments(model: model, schema: database.schema).mutation(type) else {
+            return .refused(errorType: "OperationDisabled", message: "the schema has no \(type.rawValue) mutation for \(model.name)", remote: nil)
+        }
+        var variables: Item = ["input": .object(item)]
+        if let condition { variables["condition"] = condition }
+        let response = try await client.execute(document, variables: variables)
+        if case .object(let result) = response.data[field] { return .accepted(result) }
+        let error = response.errors.first ?? .null
+        return .refused(
+            errorType: error["errorType"].stringValue ?? "Unknown", message: error["message"].stringValue ?? "no message",
+            remote: error["data"].objectValue)
+    }
+
+    private func accept(_ mutation: OutboxMutation, result: Item) async throws(DataStoreError) {
+        try await finish(mutation, result: result)
+        eventBus.publish(.outboxMutationProcessed(MutationEvent(
+            modelName: mutation.modelName, modelID: mutation.modelID, mutationType: mutation.mutationType, item: result)))
+    }
+
+    /// `ConflictUnhandled`: the item changed on the backend since this device last synced it.
+    /// As Amplify: a deleted remote wins; otherwise the conflict handler decides, and a retry
+    /// is sent once, based on the backend's version.
+    private func resolveConflict(
+        _ mutation: OutboxMutation, remote: Item?, model: ModelSchema, client: GraphQLClient
+    ) async throws(DataStoreError) {
+        guard let remote, mutation.mutationType != .create, remote["_deleted"]?.boolValue != true,
+            let type = modelTypes[model.name],
+            let local = try await localModel(mutation, type: type, model: model),
+            let remoteModel = try? type.init(item: remote)
+        else {
+            report(.rejected(model: model.name, errorType: "ConflictUnhandled", message: "the backend holds another version; it was kept"))
+            try await finish(mutation, result: try await serverVersion(remote, of: mutation, model: model, client: client))
+            return
+        }
+        let conflict = DataStoreConflict(modelName: model.name, mutationType: mutation.mutationType, local: local, remote: remoteModel)
+        let retry: (type: MutationType, item: Item)
+        switch await configuration.conflictHandler(conflict) {
+        case .applyRemote:
+            try await finish(mutation, result: remote)
+            return
+        case .retryLocal:
+            retry = (mutation.mutationType, Self.input(mutation, model: model))
+        case .retry(let model):
+            retry = (.update, model.item)
+        }
+        var item = retry.item
+        item["_version"] = remote["_version"]
+        if retry.type == .update { item = Self.withoutUnsetTimestamps(item, model: model) }
+        switch try await execute(retry.type, item: item, condition: mutation.condition, of: model, client: client) {
+        case .accepted(let result):
+            try await accept(mutation, result: result)
+        case .refused(let errorType, let message, let newer):
+            report(.rejected(model: model.name, errorType: errorType, message: "the conflict retry was refused: \(message)"))
+            try await finish(mutation, result: newer ?? remote)
+        }
+    }
+
+    /// The model as this device has it: what the mutation sends, or for a delete the stored
+    /// tombstone, which keeps every field.
+    private func localModel(_ mutation: OutboxMutation, type: any Model.Type, model: ModelSchema) async throws(DataStoreError) -> (any Model)? {
+        var item = mutation.item
+        if mutation.mutationType == .delete {
+            let table = try database.table(model.name)
+            guard let stored = try await read({ db in try table.fetch(key: mutation.item, in: db) }) else { return nil }
+            item = stored
+        }
+        return try? type.init(item: item)
+    }
+
+    /// The backend's version of a refused mutation's item: the one its error carried, else
+    /// fetched (`getX`), so the device converges on what the backend holds.
+    private func serverVersion(
+        _ remote: Item?, of mutation: OutboxMutation, model: ModelSchema, client: GraphQLClient
+    ) async throws(DataStoreError) -> Item? {
+        if let remote { return remote }
+        guard let (field, document) = SyncDocuments(model: model, schema: database.schema).getQuery else { return nil }
+        let key = Dictionary(model.primaryKey.fields.map { ($0, mutation.item[$0] ?? .null) }, uniquingKeysWith: { a, _ in a })
+        return try await client.execute(document, variables: key).data[field].objectValue
     }
 
     /// The oldest pending mutation, marked as being sent.
@@ -49,30 +145,44 @@ extension DataStore {
     }
 
     /// The mutation's `input`: the key and `_version` for a delete; otherwise the stored
-    /// fields, without unset server-managed timestamps (an explicit null would clear them).
+    /// fields, without unset server-managed timestamps.
     private static func input(_ mutation: OutboxMutation, model: ModelSchema) -> Item {
-        var input = mutation.item
-        if mutation.mutationType != .delete {
-            for name in [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap({ $0 }) where input[name]?.isNull ?? false {
-                input[name] = nil
-            }
+        mutation.mutationType == .delete ? mutation.item : withoutUnsetTimestamps(mutation.item, model: model)
+    }
+
+    /// An explicit null would clear the timestamps the backend sets.
+    private static func withoutUnsetTimestamps(_ item: Item, model: ModelSchema) -> Item {
+        var input = item
+        for name in [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap({ $0 }) where input[name]?.isNull ?? false {
+            input[name] = nil
         }
         return input
     }
 
-    /// Removes a sent mutation and, in the same transaction, stores the server's version of the
-    /// item (when newer) and hands its `_version` to the item's next pending mutation.
-    private func finish(_ mutation: OutboxMutation, model: String, result: Item?) async throws(DataStoreError) {
-        let table = try database.table(model)
+    /// Removes a sent mutation and, in the same transaction, stores the backend's version of
+    /// the item (when newer) and hands its `_version` to the item's next pending mutation.
+    private func finish(_ mutation: OutboxMutation, result: Item?) async throws(DataStoreError) {
+        let table = try database.table(mutation.modelName)
+        let model = mutation.modelName
         try await write { db in
             try Outbox.remove(db, sequence: mutation.sequence)
+            try self.publishOutboxStatus(db)
             guard let result else { return [] }
             let stored = try table.metadata(key: result, using: db.cachedStatement(sql: table.selectMetadataByKeySQL))
             guard (result["_version"]?.intValue ?? 0) > (stored?.version ?? 0) || stored?.lastChangedAt == nil else { return [] }
-            try table.put(result, in: db)
             if let version = result["_version"] { try Outbox.setVersion(db, model: model, modelID: mutation.modelID, version: version) }
+            if try Outbox.hasPending(db, model: model, modelID: mutation.modelID) {
+                // The device changed the item again meanwhile: its row keeps those changes and
+                // takes only the version, which the next mutation sends.
+                try db.execute(
+                    sql: table.updateSyncMetadataByKeySQL,
+                    arguments: StatementArguments([result["_version"]?.intValue, result["_lastChangedAt"]?.intValue] + table.keyArguments(result)))
+                return []
+            }
+            try table.put(result, in: db)
             let deleted = result["_deleted"]?.boolValue == true
-            return [StoredChange(modelName: model, mutationType: deleted ? .delete : (stored == nil ? .create : .update), item: result, isRemote: true)]
+            let wasLive = stored.map { !$0.deleted } ?? false
+            return [StoredChange(modelName: model, mutationType: deleted ? .delete : (wasLive ? .update : .create), item: result, isRemote: true)]
         }
     }
 }

@@ -51,4 +51,30 @@ struct SyncDocuments: Sendable {
                 """)
         }
     }
+
+    /// The `onCreateX`, `onUpdateX` and `onDeleteX` subscriptions, each with the `filter`
+    /// argument AppSync's generated schema gives them.
+    var subscriptions: [(field: String, document: String)] {
+        [model.operations.onCreate, model.operations.onUpdate, model.operations.onDelete].compactMap { $0 }.map { field in
+            (field, """
+                subscription \(field.prefix(1).uppercased() + field.dropFirst())($filter: ModelSubscription\(model.name)FilterInput) {
+                  \(field)(filter: $filter) { \(selection) }
+                }
+                """)
+        }
+    }
+
+    /// `getX` by the model's key, for a mutation whose outcome on the backend is unknown.
+    var getQuery: (field: String, document: String)? {
+        model.operations.get.map { field in
+            let keys = model.primaryKey.fields.compactMap { name in model.field(named: name).map { (name, $0) } }
+            let parameters = keys.map { "$\($0.0): \($0.1.type.graphQLName)!" }.joined(separator: ", ")
+            let arguments = keys.map { "\($0.0): $\($0.0)" }.joined(separator: ", ")
+            return (field, """
+                query \(field.prefix(1).uppercased() + field.dropFirst())(\(parameters)) {
+                  \(field)(\(arguments)) { \(selection) }
+                }
+                """)
+        }
+    }
 }

@@ -1,0 +1,203 @@
+import DeltaSyncCore
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+
+/// One subscription a ``RealtimeSession`` starts: `onCreatePost`, `onUpdatePost`, ...
+struct RealtimeSubscription: Sendable {
+    let id: String
+    let modelName: String
+    /// The subscription field, the key of each event's `data`.
+    let field: String
+    let document: String
+    let variables: Item
+    /// The same subscription without its `filter`, for a backend that refuses the filter
+    /// (AppSync's limits are stricter than what a sync expression can say); the events are
+    /// filtered on the device either way.
+    let unfiltered: Item?
+}
+
+/// What a realtime connection reports.
+enum RealtimeMessage: Sendable {
+    /// Connected, and every subscription answered. `refused` names the models whose
+    /// subscriptions the backend refused (`Unauthorized`, `OperationDisabled`): as Amplify,
+    /// those models sync without realtime.
+    case established(refused: [String: String])
+    /// An event of the subscription with this id: the subscription field's value.
+    case data(subscriptionID: String, item: JSONValue)
+}
+
+/// AppSync's realtime protocol (`graphql-ws`) over one WebSocket, as a client: the API key in
+/// the `header` query parameter (the form AppSync, `deltasync serve` and Amplify's simulator
+/// all take), `connection_init`, one `start` per subscription, then events until the
+/// connection ends. A connection that hears nothing, not even `ka`, within the
+/// `connectionTimeoutMs` the backend announced is given up, as Amplify does.
+struct RealtimeSession: Sendable {
+    let endpoint: SyncEndpoint
+    let subscriptions: [RealtimeSubscription]
+    var acknowledgementTimeout: Duration = .seconds(15)
+    let logger: Logger
+
+    private enum Failure: Error {
+        case lost(String)
+    }
+
+    /// Connects and reports through `messages` until the connection ends.
+    ///
+    /// - Throws: ``DataStoreError/network(_:)`` when the connection could not be made or was
+    ///   lost; ``DataStoreError/rejected(model:errorType:message:)`` when the backend refused
+    ///   the connection (a wrong API key), which retrying will not fix.
+    func run(reporting messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation) async throws(DataStoreError) {
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
+        configuration.additionalHeaders[.secWebSocketProtocol] = "graphql-ws"
+        let url = connectURL
+        do {
+            try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                try await serve(inbound: inbound, outbound: outbound, messages: messages)
+            }
+        } catch let error as DataStoreError {
+            throw error
+        } catch Failure.lost(let reason) {
+            throw .network("the realtime connection to \(endpoint.realtimeURL) was lost: \(reason)")
+        } catch {
+            throw .network("cannot keep a realtime connection to \(endpoint.realtimeURL): \(error)")
+        }
+        throw .network("the realtime connection to \(endpoint.realtimeURL) was closed")
+    }
+
+    /// What AppSync authorizes the connection and each `start` with: the GraphQL host and the
+    /// API key.
+    private var authorization: JSONValue {
+        var host = endpoint.url.host ?? ""
+        if let port = endpoint.url.port { host += ":\(port)" }
+        return ["host": .string(host), "x-api-key": .string(endpoint.apiKey)]
+    }
+
+    /// The realtime URL with the `header` and `payload` query parameters.
+    private var connectURL: String {
+        let encoded = Data(authorization.jsonText.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "=", with: "%3D")
+        return endpoint.realtimeURL.absoluteString + "?header=\(encoded)&payload=e30%3D"
+    }
+
+    private func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation
+    ) async throws {
+        let heard = Locked(ContinuousClock.now)
+        let timeout = Locked<Duration>(acknowledgementTimeout)
+        try await outbound.write(.text(#"{"type":"connection_init"}"#))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The backend's keep-alive (and, before the acknowledgement, its deadline).
+                while true {
+                    let deadline = heard.withLock { $0 } + timeout.withLock { $0 }
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    if heard.withLock({ $0 }) + timeout.withLock({ $0 }) <= .now {
+                        throw Failure.lost("nothing heard within \(timeout.withLock { $0 })")
+                    }
+                }
+            }
+            group.addTask {
+                var protocolState = ProtocolState(subscriptions: subscriptions, authorization: authorization)
+                for try await message in inbound.messages(maxSize: 1 << 22) {
+                    heard.withLock { $0 = .now }
+                    guard case .text(let text) = message, let json = try? JSONValue(parsing: text) else { continue }
+                    for reply in try protocolState.receive(json, messages: messages, timeout: timeout) {
+                        try await outbound.write(.text(reply))
+                    }
+                }
+                throw Failure.lost("the backend closed it")
+            }
+            try await group.next()
+        }
+    }
+
+    /// The protocol's state: which starts are still unanswered.
+    private struct ProtocolState {
+        let byID: [String: RealtimeSubscription]
+        let authorization: JSONValue
+        var unanswered: Set<String> = []
+        var refused: [String: String] = [:]
+        var acknowledged = false
+
+        init(subscriptions: [RealtimeSubscription], authorization: JSONValue) {
+            byID = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            self.authorization = authorization
+        }
+
+        /// Handles one message from the backend; returns the messages to send back.
+        mutating func receive(
+            _ message: JSONValue, messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation,
+            timeout: Locked<Duration>
+        ) throws -> [String] {
+            let id = message["id"].stringValue
+            switch message["type"].stringValue {
+            case "connection_ack":
+                guard !acknowledged else { return [] }
+                acknowledged = true
+                let milliseconds = message["payload"]["connectionTimeoutMs"].intValue ?? 300_000
+                timeout.withLock { $0 = .milliseconds(milliseconds) }
+                unanswered = Set(byID.keys)
+                if unanswered.isEmpty { messages.yield(.established(refused: [:])) }
+                return byID.values.sorted { $0.id < $1.id }.map { start($0.id, $0.document, $0.variables) }
+            case "connection_error":
+                let error = message["payload"]["errors"][0]
+                throw DataStoreError.rejected(
+                    model: "realtime", errorType: error["errorType"].stringValue ?? "UnauthorizedException",
+                    message: error["message"].stringValue ?? "the realtime connection was refused")
+            case "start_ack":
+                guard let id, unanswered.remove(id) != nil, unanswered.isEmpty else { return [] }
+                messages.yield(.established(refused: refused))
+                return []
+            case "data":
+                guard let id, let subscription = byID[Self.baseID(id)] else { return [] }
+                messages.yield(.data(subscriptionID: subscription.id, item: message["payload"]["data"][subscription.field]))
+                return []
+            case "error":
+                return try refuse(id: id, error: message["payload"]["errors"][0], messages: messages)
+            default:
+                // `ka`, `complete`.
+                return []
+            }
+        }
+
+        /// A `start` the backend refused. A filtered subscription is started again without its
+        /// filter; an unauthorized or disabled one leaves its model without realtime. Any other
+        /// refusal after the subscriptions were established ends the connection.
+        private mutating func refuse(
+            id: String?, error: JSONValue, messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation
+        ) throws -> [String] {
+            let errorType = error["errorType"].stringValue ?? ""
+            let reason = error["message"].stringValue ?? "refused"
+            guard let id, unanswered.contains(id), let subscription = byID[Self.baseID(id)] else {
+                throw Failure.lost("the backend ended a subscription: \(errorType) \(reason)")
+            }
+            unanswered.remove(id)
+            if id == subscription.id, let unfiltered = subscription.unfiltered {
+                let retry = id + Self.unfilteredSuffix
+                unanswered.insert(retry)
+                return [start(retry, subscription.document, unfiltered)]
+            }
+            refused[subscription.modelName] = "\(errorType.isEmpty ? "" : errorType + ": ")\(reason)"
+            if unanswered.isEmpty { messages.yield(.established(refused: refused)) }
+            return []
+        }
+
+        private static let unfilteredSuffix = "-unfiltered"
+
+        private static func baseID(_ id: String) -> String {
+            id.hasSuffix(unfilteredSuffix) ? String(id.dropLast(unfilteredSuffix.count)) : id
+        }
+
+        private func start(_ id: String, _ document: String, _ variables: Item) -> String {
+            let data: JSONValue = ["query": .string(document), "variables": .object(variables)]
+            let message: JSONValue = [
+                "id": .string(id), "type": "start",
+                "payload": ["data": .string(data.jsonText), "extensions": ["authorization": authorization]],
+            ]
+            return message.jsonText
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import DeltaSyncClient
+import DeltaSyncServer
+import Foundation
+import NIOCore
+
+/// A real `deltasync` server on a free port with an in-memory store, for devices to sync with.
+struct SyncServer {
+    static let apiKey = "da2-endtoend"
+    let running: RunningServer
+
+    /// Runs `body` with a started server (configured by `configure`) and stops it afterwards.
+    static func run(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (SyncServer) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration()
+        configuration.apiKey = apiKey
+        configuration.storage = .inMemory
+        configuration.port = 0
+        configure(&configuration)
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("schema.graphql").path
+        let server = try DeltaSyncServer(project: try AmplifyProject.load(schemaFile: schema), configuration: configuration)
+        let running = try await server.start()
+        do {
+            try await body(SyncServer(running: running))
+        } catch {
+            await running.stop()
+            throw error
+        }
+        await running.stop()
+    }
+
+    var endpoint: SyncEndpoint { SyncEndpoint(url: URL(string: running.graphQLURL)!, apiKey: Self.apiKey) }
+
+    /// A device: a new store (in memory unless `location` says otherwise) syncing with this
+    /// server, through `link` when given. Retries come quickly, so tests do not wait on backoff.
+    func device(
+        through link: NetworkLink? = nil, location: DataStore.Location = .inMemory, errors: ErrorLog? = nil,
+        _ configure: (inout DataStoreConfiguration) -> Void = { _ in }
+    ) throws -> DataStore {
+        var endpoint = endpoint
+        if let link { endpoint.url = URL(string: "http://127.0.0.1:\(link.port)/graphql")! }
+        var configuration = DataStoreConfiguration(endpoint: endpoint)
+        configuration.retryBackoff = RetryBackoff(base: .milliseconds(20), maximum: .milliseconds(500))
+        configuration.errorHandler = { errors?.append($0) }
+        configure(&configuration)
+        return try DataStore(models: DeltaSyncModels.self, location: location, configuration: configuration)
+    }
+
+    /// Every live item of a model on the server, by a plain GraphQL list query.
+    func items(_ listField: String, selection: String) async throws -> [Item] {
+        var request = HTTPClientRequest(url: running.graphQLURL)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/json")
+        request.headers.add(name: "x-api-key", value: Self.apiKey)
+        let query: JSONValue = ["query": .string("{ \(listField)(limit: 1000) { items { \(selection) _deleted } nextToken } }")]
+        request.body = .bytes(ByteBuffer(string: query.jsonText))
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try JSONValue(parsing: String(buffer: try await answer.body.collect(upTo: 16 << 20)))
+        return (response["data"][listField]["items"].arrayValue ?? []).compactMap(\.objectValue)
+            .filter { $0["_deleted"]?.boolValue != true }
+            .map { $0.filter { $0.key != "_deleted" } }
+    }
+}
+
+/// Errors a store reported, from any thread.
+final class ErrorLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reported: [DataStoreError] = []
+    var errors: [DataStoreError] { lock.withLock { reported } }
+    func append(_ error: DataStoreError) { lock.withLock { reported.append(error) } }
+}
