@@ -34,7 +34,7 @@ struct OfflineConflictTests {
             let logOne = EventLog(one)
             let logTwo = EventLog(two)
             try await one.save(Post(id: "p1", blogID: "b1", title: "Draft", rating: 1))
-            try await logOne.waitForEmptyOutbox()
+            try await logOne.waitForEmptyOutbox(of: one)
             try await two.start()
             #expect(try await two.query(Post.self, byId: "p1")?.title == "Draft")
 
@@ -47,19 +47,14 @@ struct OfflineConflictTests {
             postTwo.rating = 5
             try await two.save(postTwo)
 
-            let oneBack = logOne.count
             linkOne.goOnline()
-            try await logOne.waitForEmptyOutbox(after: oneBack)
-            let twoBack = logTwo.count
-            let oneHears = logOne.count
+            try await logOne.waitForEmptyOutbox(of: one)
             linkTwo.goOnline()
-            try await logTwo.waitForEmptyOutbox(after: twoBack)
+            try await logTwo.waitForEmptyOutbox(of: two)
             let onServer = try #require(try await server.items("listPosts", selection: "id title rating _version").first)
             // Device one hears the outcome over its subscription, unless two's change was dropped.
             if onServer["_version"] != 2 {
-                try await logOne.wait(after: oneHears, for: "device two's outcome") { event in
-                    if case .syncReceived(let change) = event { change.version == onServer["_version"]?.intValue } else { false }
-                }
+                try await logOne.wait(for: "device two's outcome", EventLog.received("p1", version: onServer["_version"]?.intValue))
             }
             let finalOne = try #require(try await one.query(Post.self, byId: "p1"))
             let finalTwo = try #require(try await two.query(Post.self, byId: "p1"))

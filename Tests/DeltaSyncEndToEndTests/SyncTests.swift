@@ -17,9 +17,8 @@ struct SyncTests {
             try await phone.delete(Post.self, withId: "p2")
             #expect(try await phone.pendingMutations().count == 2, "create+delete of p2 cancelled out")
 
-            let online = phoneLog.count
             link.goOnline()
-            try await phoneLog.waitForEmptyOutbox(after: online)
+            try await phoneLog.waitForEmptyOutbox(of: phone)
             #expect(try await phone.pendingMutations().isEmpty, "the outbox was sent")
             let synced = try #require(try await phone.query(Post.self, byId: "p1"))
             #expect(synced.createdAt != nil, "the server's version replaced the local one")
@@ -44,27 +43,18 @@ struct SyncTests {
             try await writer.start()
             try await reader.start()
 
-            let before = readerLog.count
             try await writer.save(Post(id: "p1", blogID: "b1", title: "Live"))
-            try await readerLog.wait(after: before, for: "p1 received") { event in
-                if case .syncReceived(let change) = event { change.modelID == "p1" } else { false }
-            }
+            try await readerLog.wait(for: "p1 received", EventLog.received("p1", .create))
             #expect(try await reader.query(Post.self, byId: "p1")?.title == "Live")
 
             var post = try #require(try await writer.query(Post.self, byId: "p1"))
             post.title = "Edited"
-            let edited = readerLog.count
             try await writer.save(post)
-            try await readerLog.wait(after: edited, for: "the edit received") { event in
-                if case .syncReceived(let change) = event { change.mutationType == .update } else { false }
-            }
+            try await readerLog.wait(for: "the edit received", EventLog.received("p1", .update))
             #expect(try await reader.query(Post.self, byId: "p1")?.title == "Edited")
 
-            let deleted = readerLog.count
             try await writer.delete(post)
-            try await readerLog.wait(after: deleted, for: "the delete received") { event in
-                if case .syncReceived(let change) = event { change.mutationType == .delete } else { false }
-            }
+            try await readerLog.wait(for: "the delete received", EventLog.received("p1", .delete))
             #expect(try await reader.query(Post.self, byId: "p1") == nil)
         }
     }
@@ -76,7 +66,7 @@ struct SyncTests {
             try await writer.save(Post(id: "p1", blogID: "b1", title: "One"))
             let writerLog = EventLog(writer)
             try await writer.start()
-            try await writerLog.waitForEmptyOutbox()
+            try await writerLog.waitForEmptyOutbox(of: writer)
 
             let reader = try server.device()
             let log = EventLog(reader)
@@ -110,7 +100,7 @@ struct SyncTests {
             let writerLog = EventLog(writer)
             for n in 1...3 { try await writer.save(Post(id: "p\(n)", blogID: "b1", title: "Post \(n)")) }
             try await writer.start()
-            try await writerLog.waitForEmptyOutbox()
+            try await writerLog.waitForEmptyOutbox(of: writer)
 
             let reader = try server.device()
             #expect(try await reader.start().first { $0.modelName == "Post" }?.isFullSync == true)
@@ -118,11 +108,9 @@ struct SyncTests {
 
             var edited = try #require(try await writer.query(Post.self, byId: "p2"))
             edited.title = "Edited"
-            let changed = writerLog.count
             try await writer.save(edited)
             try await writer.delete(Post.self, withId: "p3")
-            try await writerLog.waitForEmptyOutbox(after: changed)
-            #expect(try await writer.pendingMutations().isEmpty)
+            try await writerLog.waitForEmptyOutbox(of: writer)
 
             let delta = try #require(try await reader.start().first { $0.modelName == "Post" })
             #expect(delta == ModelSyncedEvent(modelName: "Post", isFullSync: false, added: 0, updated: 1, deleted: 1))
@@ -136,19 +124,16 @@ struct SyncTests {
             let writer = try server.device()
             let writerLog = EventLog(writer)
             for n in 1...4 { try await writer.save(Post(id: "p\(n)", blogID: n % 2 == 0 ? "even" : "odd", title: "Post \(n)")) }
-            try await writerLog.waitForEmptyOutbox()
+            try await writerLog.waitForEmptyOutbox(of: writer)
 
             let reader = try server.device { $0.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "even" }] }
             let readerLog = EventLog(reader)
             try await reader.start()
             #expect(try await reader.query(Post.self, sort: [.ascending(Post.keys.id)]).map(\.id) == ["p2", "p4"])
 
-            let more = readerLog.count
             try await writer.save(Post(id: "p5", blogID: "odd", title: "Post 5"))
             try await writer.save(Post(id: "p6", blogID: "even", title: "Post 6"))
-            try await readerLog.wait(after: more, for: "p6 received") { event in
-                if case .syncReceived(let change) = event { change.modelID == "p6" } else { false }
-            }
+            try await readerLog.wait(for: "p6 received", EventLog.received("p6"))
             #expect(try await reader.query(Post.self, sort: [.ascending(Post.keys.id)]).map(\.id) == ["p2", "p4", "p6"])
         }
     }
@@ -159,7 +144,7 @@ struct SyncTests {
             let writer = try server.device()
             let writerLog = EventLog(writer)
             for n in 1...5 { try await writer.save(Post(id: "p\(n)", blogID: "b1", title: "Post \(n)")) }
-            try await writerLog.waitForEmptyOutbox()
+            try await writerLog.waitForEmptyOutbox(of: writer)
 
             let errors = ErrorLog()
             let reader = try server.device(errors: errors) {
@@ -179,7 +164,7 @@ struct SyncTests {
             let one = try server.device()
             let oneLog = EventLog(one)
             try await one.save(Post(id: "p1", blogID: "b1", title: "Shared", rating: 1))
-            try await oneLog.waitForEmptyOutbox()
+            try await oneLog.waitForEmptyOutbox(of: one)
 
             let errors = ErrorLog()
             let two = try server.device(errors: errors)
@@ -190,17 +175,15 @@ struct SyncTests {
             // The other device raises the rating while this one is not listening.
             var remote = try #require(try await one.query(Post.self, byId: "p1"))
             remote.rating = 5
-            let raised = oneLog.count
             try await one.save(remote)
-            try await oneLog.waitForEmptyOutbox(after: raised)
+            try await oneLog.waitForEmptyOutbox(of: one)
 
             local.title = "Only if still rated 1"
-            let saved = twoLog.count
             try await two.save(local, where: Post.keys.rating == 1)  // true locally, false on the server
-            try await twoLog.wait(after: saved, for: "conditionalSaveFailed") { event in
+            try await twoLog.wait(for: "conditionalSaveFailed") { event in
                 if case .conditionalSaveFailed(let change) = event { change.modelID == "p1" } else { false }
             }
-            try await twoLog.waitForEmptyOutbox(after: saved)
+            try await twoLog.waitForEmptyOutbox(of: two)
             #expect(errors.errors.map { if case .rejected(_, let type, _) = $0 { type } else { "\($0)" } } == ["ConditionalCheckFailedException"])
             let converged = try #require(try await two.query(Post.self, byId: "p1"))
             #expect(converged.title == "Shared" && converged.rating == 5, "the device took the server's version")
@@ -217,10 +200,10 @@ struct SyncTests {
             try await store.save(Post(id: "p1", blogID: "b1", title: "Offline"))
             await #expect(throws: DataStoreError.self) { try await store.start() }
             #expect(try await store.pendingMutations().count == 1)
-            try await log.wait(for: "offline") { if case .networkStatus(active: false) = $0 { true } else { false } }
+            try await log.wait(for: "offline", EventLog.offline)
 
             link.goOnline()
-            try await log.waitForEmptyOutbox()
+            try await log.waitForEmptyOutbox(of: store)
             #expect(try await server.items("listPosts", selection: "id title").map { $0["title"] } == ["Offline"])
             await link.close()
         }

@@ -3,8 +3,9 @@ import NIOCore
 import NIOPosix
 
 /// A device's network: a TCP relay on loopback between one client and the server, which a test
-/// takes offline (every connection is cut and new ones are refused) and back online, or whose
-/// connections it drops mid-transfer. The client sees what a phone losing its signal sees.
+/// takes offline (every connection is cut and new ones are refused) and back online, whose
+/// connections it drops mid-transfer, or which loses the answer to one request after the server
+/// handled it. The client sees what a phone losing its signal sees.
 final class NetworkLink: Sendable {
     let port: Int
     private let listener: any Channel
@@ -13,6 +14,8 @@ final class NetworkLink: Sendable {
     private struct State {
         var online = true
         var connections: [ObjectIdentifier: any Channel] = [:]
+        /// A request containing this text has its answer lost.
+        var loseAnswerTo: String?
     }
 
     /// Starts relaying from a free port to `targetPort`.
@@ -33,8 +36,16 @@ final class NetworkLink: Sendable {
                         }
                         track(inbound)
                         track(outbound)
-                        return outbound.pipeline.addHandler(Relay(to: inbound)).flatMap {
-                            inbound.pipeline.addHandler(Relay(to: outbound))
+                        let answers = Relay(to: inbound)
+                        return outbound.pipeline.addHandler(answers).flatMap {
+                            inbound.pipeline.addHandler(Relay(to: outbound) { request in
+                                let lose = state.withLockedValue { state in
+                                    guard let marker = state.loseAnswerTo, request.contains(marker) else { return false }
+                                    state.loseAnswerTo = nil
+                                    return true
+                                }
+                                if lose { answers.loseNext() }
+                            })
                         }
                     }
             }
@@ -52,6 +63,12 @@ final class NetworkLink: Sendable {
         state.withLockedValue { $0.online = true }
     }
 
+    /// The next request whose bytes contain `marker` reaches the server, but its answer is
+    /// lost: the connection is cut when the answer starts.
+    func loseAnswer(toRequestContaining marker: String) {
+        state.withLockedValue { $0.loseAnswerTo = marker }
+    }
+
     /// Cuts every open connection; new ones are accepted as before.
     func dropConnections() {
         let open = state.withLockedValue { Array($0.connections.values) }
@@ -65,17 +82,33 @@ final class NetworkLink: Sendable {
 }
 
 /// Writes what one side reads to the other, and closes the other side when this one closes.
-private final class Relay: ChannelInboundHandler {
+private final class Relay: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
     private let partner: any Channel
+    /// Sees each chunk before it is relayed.
+    private let inspect: @Sendable (String) -> Void
+    /// Set from the other direction's event loop: cut instead of relaying the next chunk.
+    private let losing = NIOLockedValueBox(false)
 
-    init(to partner: any Channel) {
+    init(to partner: any Channel, inspect: @escaping @Sendable (String) -> Void = { _ in }) {
         self.partner = partner
+        self.inspect = inspect
+    }
+
+    func loseNext() {
+        losing.withLockedValue { $0 = true }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        partner.writeAndFlush(unwrapInboundIn(data), promise: nil)
+        let bytes = unwrapInboundIn(data)
+        if losing.withLockedValue({ $0 }) {
+            context.close(promise: nil)
+            partner.close(promise: nil)
+            return
+        }
+        inspect(String(buffer: bytes))
+        partner.writeAndFlush(bytes, promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
