@@ -35,6 +35,9 @@ public final class DataStore: Sendable {
     let modelTypes: [String: any Model.Type]
     /// Models whose sync finished since sync (re)started: their query snapshots are synced.
     let syncedModels = Locked(Set<String>())
+    /// The newest remote change of each item that arrived while a local change of it was
+    /// pending, by model and key.
+    let heldBack = Locked<[String: Item]>([:])
     /// `nil` for a local-only store.
     let engine: SyncEngine?
 
@@ -184,9 +187,18 @@ public final class DataStore: Sendable {
         let key = model.primaryKey.fields.map { ($0, item[$0] ?? .null) }
         var sent = Dictionary(key, uniquingKeysWith: { a, _ in a })
         if let version = item["_version"], item["_lastChangedAt"] != nil { sent["_version"] = version }
-        try Outbox.enqueue(
-            db, model: model.name, modelID: ModelIdentifier(key).description, mutationType: .delete, item: sent, condition: condition)
+        let modelID = ModelIdentifier(key).description
+        let cancelled = try Outbox.enqueue(db, model: model.name, modelID: modelID, mutationType: .delete, item: sent, condition: condition)
         changes.append(StoredChange(modelName: model.name, mutationType: .delete, item: item, isRemote: false))
+        // The item never reached the backend. If the backend meanwhile has an item with this key
+        // (made elsewhere), the change held back for the pending create is what the device
+        // should hold now.
+        if cancelled, let held = takeHeldBack(model: model.name, modelID: modelID) {
+            try table.put(held, in: db)
+            if held["_deleted"]?.boolValue != true {
+                changes.append(StoredChange(modelName: model.name, mutationType: .create, item: held, isRemote: true))
+            }
+        }
     }
 
     // MARK: - Querying

@@ -42,9 +42,13 @@ enum Outbox {
     /// a create with the new fields, update then update or delete then delete keeps the newest,
     /// update then delete becomes the delete, and create then delete cancels both, so an item
     /// that never reached the server is never sent.
+    ///
+    /// - Returns: `true` when the change cancelled the item's pending create: nothing of the
+    ///   item is pending any more.
+    @discardableResult
     static func enqueue(
         _ db: Database, model: String, modelID: String, mutationType: MutationType, item: Item, condition: QueryPredicate?
-    ) throws {
+    ) throws -> Bool {
         let conditionText = condition.flatMap { $0 == .all ? nil : $0.filterInput.jsonText }
         let itemText = JSONValue.object(item).jsonText
         if conditionText == nil,
@@ -63,10 +67,10 @@ enum Outbox {
                 try db.execute(
                     sql: "UPDATE deltasync_outbox SET mutationType = ?, item = ? WHERE sequence = ?",
                     arguments: [merged.rawValue, itemText, sequence])
-                return
+                return false
             case (.create, .delete):
                 try remove(db, sequence: sequence)
-                return
+                return try !hasPending(db, model: model, modelID: modelID)
             default:
                 // Amplify refuses these (a create after anything, an update after a delete);
                 // sent as they are, the server answers them.
@@ -79,6 +83,7 @@ enum Outbox {
         try statement.execute(arguments: [
             model, modelID, mutationType.rawValue, itemText, conditionText, Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),
         ])
+        return false
     }
 
     /// Marks the mutation being sent, so no later change merges into it.

@@ -58,13 +58,19 @@ extension DataStore {
                 }
                 if !pending.isEmpty {
                     let identifier = model.primaryKey.fields.map { ($0, record[$0] ?? .null) }
-                    if pending.contains(ModelIdentifier(identifier).description) {
+                    let modelID = ModelIdentifier(identifier).description
+                    if pending.contains(modelID) {
+                        self.holdBack(record, model: modelName, modelID: modelID)
                         counts.skipped += 1
                         continue
                     }
                 }
                 let local = stored.isEmpty ? nil : stored[keys[position]]
-                if let local = local?.version, let version = record["_version"]?.intValue, version <= local {
+                // A row that never synced (no `_lastChangedAt`) has no version of the backend's,
+                // whatever its `_version` column defaulted to.
+                if let local, local.lastChangedAt != nil, let localVersion = local.version, let version = record["_version"]?.intValue,
+                    version <= localVersion
+                {
                     counts.skipped += 1
                     continue
                 }
@@ -92,5 +98,18 @@ extension DataStore {
             return changes
         }
         return result.withLock { $0 }
+    }
+
+    /// Keeps the newest remote change of an item with a pending local mutation, for when that
+    /// mutation is done.
+    func holdBack(_ record: Item, model: String, modelID: String) {
+        heldBack.withLock { held in
+            let key = model + "\u{1F}" + modelID
+            if (held[key]?["_version"]?.intValue ?? -1) < (record["_version"]?.intValue ?? 0) { held[key] = record }
+        }
+    }
+
+    func takeHeldBack(model: String, modelID: String) -> Item? {
+        heldBack.withLock { $0.removeValue(forKey: model + "\u{1F}" + modelID) }
     }
 }

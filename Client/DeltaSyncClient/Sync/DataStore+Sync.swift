@@ -36,6 +36,7 @@ extension DataStore {
     /// a full one.
     public func clear() async throws(DataStoreError) {
         await stop()
+        heldBack.withLock { $0 = [:] }
         try await write { db in
             for table in self.database.tables.values { try db.execute(sql: "DELETE FROM \(table.quotedName)") }
             try db.execute(sql: "DELETE FROM \(Outbox.table)")

@@ -18,7 +18,7 @@ extension DataStore {
 
     private func send(_ mutation: OutboxMutation, client: GraphQLClient) async throws(DataStoreError) {
         guard let model = database.schema.model(named: mutation.modelName) else {
-            try await finish(mutation, result: nil)
+            try await finish(mutation, refusedWith: nil)
             report(.rejected(model: mutation.modelName, errorType: "UnknownModel", message: "the schema has no model \(mutation.modelName)"))
             return
         }
@@ -34,10 +34,10 @@ extension DataStore {
                 eventBus.publish(.conditionalSaveFailed(MutationEvent(
                     modelName: model.name, modelID: mutation.modelID, mutationType: mutation.mutationType, item: mutation.item)))
                 report(.rejected(model: model.name, errorType: errorType, message: message))
-                try await finish(mutation, result: try await serverVersion(remote, of: mutation, model: model, client: client))
+                try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model, client: client))
             default:
                 report(.rejected(model: model.name, errorType: errorType, message: message))
-                try await finish(mutation, result: try await serverVersion(remote, of: mutation, model: model, client: client))
+                try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model, client: client))
             }
         }
     }
@@ -83,14 +83,14 @@ extension DataStore {
             let remoteModel = try? type.init(item: remote)
         else {
             report(.rejected(model: model.name, errorType: "ConflictUnhandled", message: "the backend holds another version; it was kept"))
-            try await finish(mutation, result: try await serverVersion(remote, of: mutation, model: model, client: client))
+            try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model, client: client))
             return
         }
         let conflict = DataStoreConflict(modelName: model.name, mutationType: mutation.mutationType, local: local, remote: remoteModel)
         let retry: (type: MutationType, item: Item)
         switch await configuration.conflictHandler(conflict) {
         case .applyRemote:
-            try await finish(mutation, result: remote)
+            try await finish(mutation, refusedWith: remote)
             return
         case .retryLocal:
             retry = (mutation.mutationType, Self.input(mutation, model: model))
@@ -105,7 +105,7 @@ extension DataStore {
             try await accept(mutation, result: result)
         case .refused(let errorType, let message, let newer):
             report(.rejected(model: model.name, errorType: errorType, message: "the conflict retry was refused: \(message)"))
-            try await finish(mutation, result: newer ?? remote)
+            try await finish(mutation, refusedWith: newer ?? remote)
         }
     }
 
@@ -159,30 +159,51 @@ extension DataStore {
         return input
     }
 
-    /// Removes a sent mutation and, in the same transaction, stores the backend's version of
-    /// the item (when newer) and hands its `_version` to the item's next pending mutation.
-    private func finish(_ mutation: OutboxMutation, result: Item?) async throws(DataStoreError) {
+    /// ``finish(_:result:refused:)`` for a mutation the backend refused; `copy` is its
+    /// version of the item, when known.
+    private func finish(_ mutation: OutboxMutation, refusedWith copy: Item?) async throws(DataStoreError) {
+        try await finish(mutation, result: copy, refused: true)
+    }
+
+    /// Removes a sent mutation and, in the same transaction, stores the backend's version of the
+    /// item (when newer) and hands its `_version` to the item's next pending mutation.
+    ///
+    /// Changes of the item that arrived while the mutation was pending were held back (never
+    /// applied over a pending change); the newest of them is applied now if it is newer than the
+    /// backend's answer, so a change made elsewhere meanwhile is not lost.
+    ///
+    /// - Parameter refused: the backend did not take the change, so `result` is its copy of
+    ///   the item as it was, which replaces the local change even at the same `_version`.
+    private func finish(_ mutation: OutboxMutation, result: Item?, refused: Bool = false) async throws(DataStoreError) {
         let table = try database.table(mutation.modelName)
         let model = mutation.modelName
         try await write { db in
             try Outbox.remove(db, sequence: mutation.sequence)
             try self.publishOutboxStatus(db)
-            guard let result else { return [] }
-            let stored = try table.metadata(key: result, using: db.cachedStatement(sql: table.selectMetadataByKeySQL))
-            guard (result["_version"]?.intValue ?? 0) > (stored?.version ?? 0) || stored?.lastChangedAt == nil else { return [] }
-            if let version = result["_version"] { try Outbox.setVersion(db, model: model, modelID: mutation.modelID, version: version) }
-            if try Outbox.hasPending(db, model: model, modelID: mutation.modelID) {
+            let pending = try Outbox.hasPending(db, model: model, modelID: mutation.modelID)
+            var newest = result
+            if !pending, let held = self.takeHeldBack(model: model, modelID: mutation.modelID),
+                (held["_version"]?.intValue ?? 0) > (newest?["_version"]?.intValue ?? -1)
+            {
+                newest = held
+            }
+            guard let newest else { return [] }
+            let stored = try table.metadata(key: newest, using: db.cachedStatement(sql: table.selectMetadataByKeySQL))
+            let version = newest["_version"]?.intValue ?? 0, local = stored?.version ?? 0
+            guard version > local || (refused && version == local) || stored?.lastChangedAt == nil else { return [] }
+            if let version = newest["_version"] { try Outbox.setVersion(db, model: model, modelID: mutation.modelID, version: version) }
+            if pending {
                 // The device changed the item again meanwhile: its row keeps those changes and
                 // takes only the version, which the next mutation sends.
                 try db.execute(
                     sql: table.updateSyncMetadataByKeySQL,
-                    arguments: StatementArguments([result["_version"]?.intValue, result["_lastChangedAt"]?.intValue] + table.keyArguments(result)))
+                    arguments: StatementArguments([newest["_version"]?.intValue, newest["_lastChangedAt"]?.intValue] + table.keyArguments(newest)))
                 return []
             }
-            try table.put(result, in: db)
-            let deleted = result["_deleted"]?.boolValue == true
+            try table.put(newest, in: db)
+            let deleted = newest["_deleted"]?.boolValue == true
             let wasLive = stored.map { !$0.deleted } ?? false
-            return [StoredChange(modelName: model, mutationType: deleted ? .delete : (wasLive ? .update : .create), item: result, isRemote: true)]
+            return [StoredChange(modelName: model, mutationType: deleted ? .delete : (wasLive ? .update : .create), item: newest, isRemote: true)]
         }
     }
 }

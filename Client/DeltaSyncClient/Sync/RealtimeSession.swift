@@ -49,21 +49,71 @@ struct RealtimeSession: Sendable {
     ///   lost; ``DataStoreError/rejected(model:errorType:message:)`` when the backend refused
     ///   the connection (a wrong API key), which retrying will not fix.
     func run(reporting messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation) async throws(DataStoreError) {
-        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
-        configuration.additionalHeaders[.secWebSocketProtocol] = "graphql-ws"
-        let url = connectURL
+        let heard = Locked(ContinuousClock.now)
+        let timeout = Locked<Duration>(acknowledgementTimeout)
+        // The connection runs in its own task: until the upgrade completes, the WebSocket client
+        // waits without heeding cancellation, so a connection that hangs there (a half-open TCP
+        // connection) is left behind instead of holding sync up.
+        let (ended, end) = AsyncStream.makeStream(of: Result<Void, DataStoreError>.self)
+        let connection = Task {
+            do {
+                try await connect(messages: messages, heard: heard, timeout: timeout)
+                end.yield(.failure(.network("the realtime connection to \(endpoint.realtimeURL) was closed")))
+            } catch let error as DataStoreError {
+                end.yield(.failure(error))
+            } catch Failure.lost(let reason) {
+                end.yield(.failure(.network("the realtime connection to \(endpoint.realtimeURL) was lost: \(reason)")))
+            } catch {
+                end.yield(.failure(.network("cannot keep a realtime connection to \(endpoint.realtimeURL): \(error)")))
+            }
+            end.finish()
+        }
+        defer { connection.cancel() }
         do {
-            try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                try await serve(inbound: inbound, outbound: outbound, messages: messages)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await result in ended { try result.get() }
+                }
+                group.addTask {
+                    // Nothing heard (no upgrade, no acknowledgement, no `ka`) within the timeout.
+                    while true {
+                        let deadline = heard.withLock { $0 } + timeout.withLock { $0 }
+                        try await Task.sleep(until: deadline, clock: .continuous)
+                        if heard.withLock({ $0 }) + timeout.withLock({ $0 }) <= .now {
+                            throw DataStoreError.network(
+                                "the realtime connection to \(endpoint.realtimeURL) was lost: nothing heard within \(timeout.withLock { $0 })")
+                        }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
             }
         } catch let error as DataStoreError {
             throw error
-        } catch Failure.lost(let reason) {
-            throw .network("the realtime connection to \(endpoint.realtimeURL) was lost: \(reason)")
         } catch {
-            throw .network("cannot keep a realtime connection to \(endpoint.realtimeURL): \(error)")
+            throw .network("\(error)")
         }
-        throw .network("the realtime connection to \(endpoint.realtimeURL) was closed")
+    }
+
+    private func connect(
+        messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation, heard: Locked<ContinuousClock.Instant>,
+        timeout: Locked<Duration>
+    ) async throws {
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
+        configuration.additionalHeaders[.secWebSocketProtocol] = "graphql-ws"
+        try await WebSocketClient.connect(url: connectURL, configuration: configuration, logger: logger) { inbound, outbound, _ in
+            heard.withLock { $0 = .now }
+            try await outbound.write(.text(#"{"type":"connection_init"}"#))
+            var protocolState = ProtocolState(subscriptions: subscriptions, authorization: authorization)
+            for try await message in inbound.messages(maxSize: 1 << 22) {
+                heard.withLock { $0 = .now }
+                guard case .text(let text) = message, let json = try? JSONValue(parsing: text) else { continue }
+                for reply in try protocolState.receive(json, messages: messages, timeout: timeout) {
+                    try await outbound.write(.text(reply))
+                }
+            }
+            throw Failure.lost("the backend closed it")
+        }
     }
 
     /// What AppSync authorizes the connection and each `start` with: the GraphQL host and the
@@ -79,39 +129,6 @@ struct RealtimeSession: Sendable {
         let encoded = Data(authorization.jsonText.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "=", with: "%3D")
         return endpoint.realtimeURL.absoluteString + "?header=\(encoded)&payload=e30%3D"
-    }
-
-    private func serve(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation
-    ) async throws {
-        let heard = Locked(ContinuousClock.now)
-        let timeout = Locked<Duration>(acknowledgementTimeout)
-        try await outbound.write(.text(#"{"type":"connection_init"}"#))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // The backend's keep-alive (and, before the acknowledgement, its deadline).
-                while true {
-                    let deadline = heard.withLock { $0 } + timeout.withLock { $0 }
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    if heard.withLock({ $0 }) + timeout.withLock({ $0 }) <= .now {
-                        throw Failure.lost("nothing heard within \(timeout.withLock { $0 })")
-                    }
-                }
-            }
-            group.addTask {
-                var protocolState = ProtocolState(subscriptions: subscriptions, authorization: authorization)
-                for try await message in inbound.messages(maxSize: 1 << 22) {
-                    heard.withLock { $0 = .now }
-                    guard case .text(let text) = message, let json = try? JSONValue(parsing: text) else { continue }
-                    for reply in try protocolState.receive(json, messages: messages, timeout: timeout) {
-                        try await outbound.write(.text(reply))
-                    }
-                }
-                throw Failure.lost("the backend closed it")
-            }
-            try await group.next()
-        }
     }
 
     /// The protocol's state: which starts are still unanswered.
