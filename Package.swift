@@ -186,6 +186,18 @@ let package = Package(
             path: "Benchmarks/ClientBenchmark",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        .executableTarget(
+            name: "ColdSyncBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncClient",
+                "DeltaSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ColdSyncBenchmark",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
         .testTarget(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore"],

@@ -22,11 +22,73 @@ struct JSONTextTests {
 
     @Test("parses exactly what JSONDecoder parses", arguments: [
         "[]", #"["a","b"]"#, #"["a",null,true,false,-3,0,42]"#, #"["ünï 🎉"]"#, #"[1.5]"#, #"[1e3]"#, #"["esc\"aped"]"#,
-        #"[ "spaced" ]"#, #"[["nested"]]"#, #"[{"k":1}]"#, "[01]", #"["a",]"#, "[-]", #"["unterminated]"#, "[nul]",
-        "[99999999999999999999]", "[-0]", "[-01]", "[0,10]",
+        #"[ "spaced" ]"#, #"[["nested"]]"#, #"[{"k":1}]"#, "[01]", "[-]", #"["unterminated]"#, "[nul]",
+        "[99999999999999999999]", "[-0]", "[-01]", "[0,10]", "[1.0, -1.0e0, 0.1e1, 1E2, 2.5e-3, 1E-400, -0.0]",
+        "[9223372036854775807, 9223372036854775808, -9223372036854775808]", "[1e400]", "[1.]", #"{"a":1,"a":2}"#,
+        #""\u00e9\uD83D\uDE00\n\t\/\b\f\r\\""#, #""\ud800""#, "\"a\u{01}b\"", " 1 ", "1 2", "", "{}", #"{"a":{}}"#, "tru",
     ])
     func parsesAsDecoder(text: String) throws {
         let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         #expect((try? JSONValue(parsing: text)) == decoded)
+    }
+
+    @Test("random documents parse as JSONDecoder parses them")
+    func randomDocuments() throws {
+        var random = SplitMix(seed: 7)
+        for _ in 0..<500 {
+            let value = Self.randomValue(depth: 0, using: &random)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = Bool.random(using: &random) ? [.prettyPrinted] : []
+            let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+            let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            #expect(try JSONValue(parsing: text) == decoded, "\(text)")
+        }
+    }
+
+    @Test("a trailing comma is an error, unlike JSONDecoder, as JSON has none", arguments: [#"["a",]"#, #"{"a":1,}"#])
+    func trailingComma(text: String) {
+        #expect(throws: (any Error).self) { try JSONValue(parsing: text) }
+    }
+
+    @Test("an error says what is wrong and at which byte")
+    func errorsNameTheByte() {
+        #expect(throws: (any Error).self) { try JSONValue(parsing: #"{"a": tru}"#) }
+        do {
+            _ = try JSONValue(parsing: #"{"a": [1, 2,, 3]}"#)
+        } catch {
+            #expect("\(error)" == "Invalid JSON at byte 12: expected a value")
+        }
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: (any Error).self, "nesting is bounded") { try JSONValue(parsing: deep) }
+    }
+
+    static func randomValue(depth: Int, using random: inout SplitMix) -> JSONValue {
+        switch Int.random(in: 0..<(depth > 3 ? 5 : 7), using: &random) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &random))
+        case 2: return .int(Int.random(in: -1_000_000...Int.max, using: &random) / Int.random(in: 1...1_000, using: &random))
+        case 3: return .double(Double.random(in: -1e6...1e6, using: &random))
+        case 4:
+            let pieces = ["a", "é", "🎉", "\"", "\\", "\n", "\u{1}", "/", " ", "\u{2028}", "日本"]
+            return .string((0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        case 5: return .array((0..<Int.random(in: 0...4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
+        default:
+            var object: [String: JSONValue] = [:]
+            for n in 0..<Int.random(in: 0...4, using: &random) { object["k\(n)\(["", "é", "\""].randomElement(using: &random)!)"] = randomValue(depth: depth + 1, using: &random) }
+            return .object(object)
+        }
+    }
+}
+
+/// SplitMix64, for repeatable random documents.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -124,17 +124,11 @@ extension JSONValue: Codable {
 // MARK: - Text
 
 extension JSONValue {
-    /// Parses JSON text (as in an `AWSJSON` argument or a request body).
+    /// Parses JSON text (as in an `AWSJSON` argument, a request body or a sync page).
     ///
-    /// - Throws: `DecodingError` when the text is not JSON.
+    /// - Throws: an error saying what is wrong and at which byte, when the text is not JSON.
     public init(parsing text: String) throws {
-        // Stored lists are read back for every row a query returns; those of plain strings
-        // and integers (what ``jsonText`` writes directly) skip JSONDecoder.
-        if let simple = Self.parseSimpleList(text) {
-            self = simple
-            return
-        }
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        self = try JSONParser.parse(text)
     }
 
     /// Compact JSON text with sorted keys, stable enough to store and compare.
@@ -185,59 +179,5 @@ extension JSONValue {
             return false
         }
         return true
-    }
-}
-
-extension JSONValue {
-    /// A compact list of strings without escapes, integers of digits, booleans and nulls, as
-    /// JSONDecoder would read it; `nil` for any other text.
-    private static func parseSimpleList(_ text: String) -> JSONValue? {
-        var text = text
-        return text.withUTF8 { bytes -> JSONValue? in
-            guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
-            var elements: [JSONValue] = []
-            var i = 1
-            let end = bytes.count - 1
-            if i == end { return .array([]) }
-            while true {
-                switch bytes[i] {
-                case UInt8(ascii: "\""):
-                    var close = i + 1
-                    while close < end, bytes[close] != UInt8(ascii: "\"") {
-                        if bytes[close] == UInt8(ascii: "\\") || bytes[close] < 0x20 { return nil }
-                        close += 1
-                    }
-                    guard close < end else { return nil }
-                    elements.append(.string(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<close]), as: UTF8.self)))
-                    i = close + 1
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    var stop = i + 1
-                    while stop < end, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[stop]) { stop += 1 }
-                    let digits = bytes[i] == UInt8(ascii: "-") ? i + 1 : i
-                    // JSON has no leading zeros.
-                    if bytes[digits] == UInt8(ascii: "0"), stop > digits + 1 { return nil }
-                    guard let number = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<stop]), as: UTF8.self)) else { return nil }
-                    elements.append(.int(number))
-                    i = stop
-                default:
-                    let rest = UnsafeBufferPointer(rebasing: bytes[i..<end])
-                    if rest.starts(with: "null".utf8) {
-                        elements.append(.null)
-                        i += 4
-                    } else if rest.starts(with: "true".utf8) {
-                        elements.append(.bool(true))
-                        i += 4
-                    } else if rest.starts(with: "false".utf8) {
-                        elements.append(.bool(false))
-                        i += 5
-                    } else {
-                        return nil
-                    }
-                }
-                if i == end { return .array(elements) }
-                guard bytes[i] == UInt8(ascii: ","), i + 1 < end else { return nil }
-                i += 1
-            }
-        }
     }
 }
