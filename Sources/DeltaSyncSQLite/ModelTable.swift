@@ -323,19 +323,37 @@ package struct ModelTable: Sendable {
     }
 
     private func bind(_ value: JSONValue, column: Int, at position: Int32, to handle: SQLiteStatement) throws {
+        // The common cases bind straight from the value; a sync page binds a dozen per record.
+        switch (columns[column].kind, value) {
+        case (.text, .string(let text)), (.jsonString, .string(let text)):
+            bindText(text, at: position, to: handle)
+            return
+        case (.integer, .int(let number)):
+            sqlite3_bind_int64(handle, position, Int64(number))
+            return
+        case (.boolean, .bool(let flag)):
+            sqlite3_bind_int64(handle, position, flag ? 1 : 0)
+            return
+        default:
+            break
+        }
         switch try encode(value, column: column).storage {
         case .null: sqlite3_bind_null(handle, position)
         case .int64(let i): sqlite3_bind_int64(handle, position, i)
         case .double(let d): sqlite3_bind_double(handle, position, d)
         case .string(let text):
-            var text = text
-            text.withUTF8 { bytes in
-                _ = sqlite3_bind_text(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
-            }
+            bindText(text, at: position, to: handle)
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
             }
+        }
+    }
+
+    private func bindText(_ text: String, at position: Int32, to handle: SQLiteStatement) {
+        var text = text
+        text.withUTF8 { bytes in
+            _ = sqlite3_bind_text(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
         }
     }
 

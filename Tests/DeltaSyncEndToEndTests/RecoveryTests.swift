@@ -92,4 +92,31 @@ struct RecoveryTests {
             await link.close()
         }
     }
+
+    @Test("after losing its connection a device resubscribes, then a delta sync brings what changed meanwhile")
+    func reconnectDeltaSyncs() async throws {
+        try await SyncServer.run { server in
+            let writer = try server.device()
+            let writerLog = EventLog(writer)
+            let link = try await NetworkLink(to: server.running.port)
+            let reader = try server.device(through: link)
+            let log = EventLog(reader)
+            try await reader.start()
+
+            link.goOffline()
+            try await log.wait(for: "offline", EventLog.offline)
+            try await writer.save(Post(id: "p1", blogID: "b1", title: "Written while the reader was away"))
+            try await writerLog.waitForEmptyOutbox(of: writer)
+            link.goOnline()
+
+            let isPostDelta: EventLog.Match = { event in
+                if case .modelSynced(let synced) = event { synced.modelName == "Post" && synced.isDeltaSync && synced.added == 1 } else { false }
+            }
+            let online: EventLog.Match = { if case .networkStatus(active: true) = $0 { true } else { false } }
+            let subscribed: EventLog.Match = { if case .subscriptionsEstablished = $0 { true } else { false } }
+            try await log.wait(for: "resubscribed, then a delta sync", EventLog.offline, online, subscribed, isPostDelta, EventLog.ready)
+            #expect(try await reader.query(Post.self, byId: "p1")?.title == "Written while the reader was away")
+            await link.close()
+        }
+    }
 }
