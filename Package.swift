@@ -227,6 +227,13 @@ let package = Package(
             path: "Tests/DeltaSyncEndToEndTests",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // Models generated from a schema whose names clash with generated code's own.
+        .testTarget(
+            name: "DeltaSyncNamingTests",
+            dependencies: ["DeltaSyncClient"],
+            path: "Tests/DeltaSyncNamingTests",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
         .testTarget(
             name: "DeltaSyncClientTests",
             dependencies: ["DeltaSyncClient", .product(name: "GRDB", package: "GRDB.swift")],

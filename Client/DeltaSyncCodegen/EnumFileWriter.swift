@@ -4,12 +4,13 @@ import DeltaSyncSchema
 /// the form AppSync sends and stores.
 struct EnumFileWriter {
     let enumType: EnumType
+    let names: SwiftNames
 
     var declaration: SwiftSource {
         var source = SwiftSource()
-        source.block("public enum \(enumType.name): String, ModelEnum") { body in
+        source.block("public enum \(enumType.name): String, \(names.library("ModelEnum"))") { body in
             for value in enumType.values {
-                body.line("case \(SwiftIdentifier.enumCase(value)) = \(SwiftLiteral.string(value))")
+                body.line("case \(names.enumCase(value, of: enumType.name)) = \(SwiftLiteral.string(value))")
             }
         }
         return source

@@ -5,16 +5,20 @@ import DeltaSyncSchema
 /// for predicates.
 struct ModelFileWriter {
     let model: Model
+    let names: SwiftNames
+
+    /// The nested type of typed keys: `Keys`, or `Fields` in a model named `Keys`.
+    private var keysType: String { model.name == "Keys" ? "Fields" : "Keys" }
 
     var declaration: SwiftSource {
-        let properties = StoredProperty.properties(of: model)
+        let properties = StoredProperty.properties(of: model, names: names)
         var source = SwiftSource()
-        source.block("public struct \(model.name): Model, Equatable") { body in
+        source.block("public struct \(model.name): \(names.library("Model")), \(names.library("Equatable"))") { body in
             StoredMembersWriter.properties(properties, into: &body)
             body.line()
             StoredMembersWriter.memberwiseInitializer(properties, into: &body)
             body.line()
-            StoredMembersWriter.itemConversion(properties, typeName: model.name, into: &body)
+            StoredMembersWriter.itemConversion(properties, typeName: model.name, names: names, into: &body)
             body.line()
             rowInitializer(properties, into: &body)
             relations(into: &body)
@@ -30,7 +34,7 @@ struct ModelFileWriter {
     /// columns follow.
     private func rowInitializer(_ properties: [StoredProperty], into source: inout SwiftSource) {
         let owner = SwiftLiteral.string(model.name)
-        source.block("public init(row: ModelRow) throws(DataStoreError)") { body in
+        source.block("public init(row: \(names.library("ModelRow"))) throws(\(names.library("DataStoreError")))") { body in
             for (position, property) in properties.enumerated() {
                 body.line("\(property.identifier) = try row.field(\(position), \(SwiftLiteral.string(property.name)), of: \(owner))")
             }
@@ -44,8 +48,8 @@ struct ModelFileWriter {
         guard !relationFields.isEmpty else { return }
         source.line()
         for (field, relation) in relationFields {
-            let wrapper = relation.isConnection ? "LazyList" : "LazyReference"
-            let name = SwiftIdentifier.escaped(field.name)
+            let wrapper = names.library(relation.isConnection ? "LazyList" : "LazyReference")
+            let name = SwiftIdentifier.property(field.name, reserved: StoredProperty.modelMembers)
             source.line(
                 "public var \(name): \(wrapper)<\(relation.relatedModel)> { \(wrapper)(from: self, relation: \(SwiftLiteral.string(field.name))) }"
             )
@@ -53,12 +57,13 @@ struct ModelFileWriter {
     }
 
     private func keys(_ properties: [StoredProperty], into source: inout SwiftSource) {
-        source.block("public struct Keys: Sendable") { body in
+        source.block("public struct \(keysType): \(names.library("Sendable"))") { body in
+            let queryField = names.library("QueryField")
             for property in properties {
-                body.line("public let \(property.identifier) = QueryField<\(property.valueType)>(\(SwiftLiteral.string(property.name)))")
+                body.line("public let \(property.identifier) = \(queryField)<\(property.valueType)>(\(SwiftLiteral.string(property.name)))")
             }
         }
         source.line()
-        source.line("public static let keys = Keys()")
+        source.line("public static let keys = \(keysType)()")
     }
 }

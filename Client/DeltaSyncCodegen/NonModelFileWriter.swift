@@ -4,16 +4,17 @@ import DeltaSyncSchema
 /// object inside its model's item.
 struct NonModelFileWriter {
     let nonModel: NonModelType
+    let names: SwiftNames
 
     var declaration: SwiftSource {
-        let properties = StoredProperty.properties(of: nonModel)
+        let properties = StoredProperty.properties(of: nonModel, names: names)
         var source = SwiftSource()
-        source.block("public struct \(nonModel.name): NonModel") { body in
+        source.block("public struct \(nonModel.name): \(names.library("NonModel"))") { body in
             StoredMembersWriter.properties(properties, into: &body)
             body.line()
             StoredMembersWriter.memberwiseInitializer(properties, into: &body)
             body.line()
-            StoredMembersWriter.itemConversion(properties, typeName: nonModel.name, into: &body)
+            StoredMembersWriter.itemConversion(properties, typeName: nonModel.name, names: names, into: &body)
         }
         return source
     }

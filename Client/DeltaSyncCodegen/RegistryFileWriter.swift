@@ -8,15 +8,17 @@ struct RegistryFileWriter {
 
     let schema: AmplifySchema
     let schemaText: String
+    let names: SwiftNames
 
     var declaration: SwiftSource {
         var source = SwiftSource()
-        source.block("public enum \(Self.typeName): ModelRegistry") { body in
+        source.block("public enum \(Self.typeName): \(names.library("ModelRegistry"))") { body in
             schemaTextLiteral(into: &body)
             body.line()
-            body.line("public static let schema = AmplifySchema.generated(schemaText)")
+            let amplifySchema = names.library("AmplifySchema")
+            body.line("public static let schema = \(amplifySchema).generated(schemaText)")
             body.line()
-            body.line("public static let models: [any Model.Type] = [")
+            body.line("public static let models: [any \(names.library("Model")).Type] = [")
             for model in schema.models {
                 body.line("    \(model.name).self,")
             }

@@ -24,15 +24,16 @@ enum StoredMembersWriter {
     /// `init(item:)`, `item`, and `Codable` going through the item, so a value decodes straight
     /// from AppSync's JSON and ignores what the item does not store (`__typename`, sync metadata,
     /// nested relations).
-    static func itemConversion(_ properties: [StoredProperty], typeName: String, into source: inout SwiftSource) {
+    static func itemConversion(_ properties: [StoredProperty], typeName: String, names: SwiftNames, into source: inout SwiftSource) {
         let owner = SwiftLiteral.string(typeName)
-        source.block("public init(item: Item) throws(DataStoreError)") { body in
+        let item = names.library("Item")
+        source.block("public init(item: \(item)) throws(\(names.library("DataStoreError")))") { body in
             for property in properties {
                 body.line("\(property.identifier) = try item.field(\(SwiftLiteral.string(property.name)), of: \(owner))")
             }
         }
         source.line()
-        source.block("public var item: Item") { body in
+        source.block("public var item: \(item)") { body in
             body.line("[")
             for property in properties {
                 body.line("    \(SwiftLiteral.string(property.name)): \(property.identifier).json,")
@@ -40,11 +41,11 @@ enum StoredMembersWriter {
             body.line("]")
         }
         source.line()
-        source.block("public init(from decoder: any Decoder) throws") { body in
-            body.line("try self.init(item: Item(from: decoder))")
+        source.block("public init(from decoder: any \(names.library("Decoder"))) throws") { body in
+            body.line("try self.init(item: \(item)(from: decoder))")
         }
         source.line()
-        source.block("public func encode(to encoder: any Encoder) throws") { body in
+        source.block("public func encode(to encoder: any \(names.library("Encoder"))) throws") { body in
             body.line("try item.encode(to: encoder)")
         }
     }

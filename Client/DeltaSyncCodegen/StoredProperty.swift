@@ -15,11 +15,12 @@ struct StoredProperty {
     /// The initializer parameter's default expression, if it has one.
     let defaultExpression: String?
 
-    init(field: Field, isOptional: Bool, isConstant: Bool, defaultExpression: String?) {
+    init(field: Field, isOptional: Bool, isConstant: Bool, defaultExpression: String?, reserved: Set<String>, names: SwiftNames) {
         name = field.name
-        identifier = SwiftIdentifier.escaped(field.name)
-        type = SwiftTypeName.declared(field, isOptional: isOptional)
-        valueType = SwiftTypeName.value(of: field)
+        identifier = SwiftIdentifier.property(field.name, reserved: reserved)
+        let typeName = SwiftTypeName(names: names)
+        type = typeName.declared(field, isOptional: isOptional)
+        valueType = typeName.value(of: field)
         self.isConstant = isConstant
         self.defaultExpression = defaultExpression
     }
@@ -29,7 +30,7 @@ struct StoredProperty {
     /// Key fields are never optional. Timestamps Amplify adds are optional even though AppSync
     /// declares them non-null: the server sets them, so a model created on the device has none
     /// yet. A single `id: ID!` key defaults to a new UUID, as Amplify's clients create them.
-    static func properties(of model: Model) -> [StoredProperty] {
+    static func properties(of model: Model, names: SwiftNames) -> [StoredProperty] {
         let keyFields = model.primaryKey.fields
         let serverSet = [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap { $0 }
         return model.storedFields.map { field in
@@ -37,24 +38,32 @@ struct StoredProperty {
             let isServerSet = field.isGenerated && serverSet.contains(field.name)
             let isOptional = !isKey && (!field.isRequired || isServerSet)
             let isSingleID = keyFields == [field.name] && field.type == .scalar(.id) && !field.isList
-            let defaultExpression = isSingleID ? "UUID().uuidString" : defaultExpression(field, isOptional: isOptional)
-            return StoredProperty(field: field, isOptional: isOptional, isConstant: isKey, defaultExpression: defaultExpression)
+            let defaultExpression = isSingleID ? "\(names.library("UUID"))().uuidString" : defaultExpression(field, isOptional: isOptional, names: names)
+            return StoredProperty(
+                field: field, isOptional: isOptional, isConstant: isKey, defaultExpression: defaultExpression,
+                reserved: modelMembers, names: names)
         }
     }
 
     /// The fields of a non-model type: every field is stored and none is a key.
-    static func properties(of nonModel: NonModelType) -> [StoredProperty] {
+    static func properties(of nonModel: NonModelType, names: SwiftNames) -> [StoredProperty] {
         nonModel.fields.map { field in
             let isOptional = !field.isRequired
             return StoredProperty(
                 field: field, isOptional: isOptional, isConstant: false,
-                defaultExpression: defaultExpression(field, isOptional: isOptional)
+                defaultExpression: defaultExpression(field, isOptional: isOptional, names: names), reserved: nonModelMembers, names: names
             )
         }
     }
 
-    private static func defaultExpression(_ field: Field, isOptional: Bool) -> String? {
-        if let value = field.defaultValue, let literal = SwiftLiteral.defaultValue(value, of: field) { return literal }
+    /// Instance members every generated model has (`Model.item`); a field named like one
+    /// becomes a property with a trailing underscore.
+    static let modelMembers: Set<String> = ["item"]
+    /// Instance members every non-model type has (`NonModel.item`, `ModelValue.json`).
+    static let nonModelMembers: Set<String> = ["item", "json"]
+
+    private static func defaultExpression(_ field: Field, isOptional: Bool, names: SwiftNames) -> String? {
+        if let value = field.defaultValue, let literal = SwiftLiteral.defaultValue(value, of: field, names: names) { return literal }
         return isOptional ? "nil" : nil
     }
 }

@@ -21,6 +21,32 @@ enum SwiftIdentifier {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// The property for a field: `name` (in backticks when it is a keyword), or `name_` when the
+    /// generated type already has a member of that name (`item` is every model's `Item`).
+    static func property(_ name: String, reserved: Set<String>) -> String {
+        reserved.contains(name) ? name + "_" : escaped(name)
+    }
+
+    /// The case names of an enum's values, in order: ``enumCase(_:)`` unless two values would
+    /// share one (`IN_REVIEW` and `inReview`) or a value would take a member every enum has
+    /// (`rawValue`, `allCases`, `json`); such a value keeps its GraphQL spelling, with a number
+    /// after it if even that is taken.
+    static func enumCases(_ values: [String]) -> [String] {
+        var taken: Set<String> = ["rawValue", "allCases", "json", "hashValue"]
+        return values.map { value in
+            var name = enumCase(value)
+            if taken.contains(name) { name = escaped(value) }
+            var candidate = name
+            var number = 2
+            while taken.contains(candidate) {
+                candidate = escaped(value + String(number))
+                number += 1
+            }
+            taken.insert(candidate)
+            return candidate
+        }
+    }
+
     /// The case name of a GraphQL enum value: lowerCamelCase of its `_`-separated words, as
     /// Amplify's Swift codegen names them (`IN_REVIEW` → `inReview`, `DEFAULT` → `` `default` ``).
     static func enumCase(_ value: String) -> String {

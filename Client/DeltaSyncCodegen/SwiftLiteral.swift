@@ -45,11 +45,11 @@ enum SwiftLiteral {
     /// The Swift expression for a field's `@default(value:)`, or `nil` when the generated type
     /// has no literal form for it (lists, `AWSJSON`, `AWSTimestamp`, non-model values): such a
     /// field then has no default in the initializer and the server applies it.
-    static func defaultValue(_ value: JSONValue, of field: Field) -> String? {
+    static func defaultValue(_ value: JSONValue, of field: Field, names: SwiftNames) -> String? {
         guard !field.isList else { return nil }
         switch (field.type, value) {
-        case (.enumType, .string(let name)):
-            return "." + SwiftIdentifier.enumCase(name)
+        case (.enumType(let enumName), .string(let name)):
+            return "." + names.enumCase(name, of: enumName)
         case (.scalar(let scalar), _):
             return scalarDefault(value, scalar)
         default:

@@ -53,10 +53,11 @@ public struct SwiftModelGenerator {
     }
 
     private func declarations() -> [(name: String, declaration: SwiftSource)] {
-        schema.models.map { ($0.name, ModelFileWriter(model: $0).declaration) }
-            + schema.enums.map { ($0.name, EnumFileWriter(enumType: $0).declaration) }
-            + schema.nonModels.map { ($0.name, NonModelFileWriter(nonModel: $0).declaration) }
-            + [(RegistryFileWriter.typeName, RegistryFileWriter(schema: schema, schemaText: schemaText).declaration)]
+        let names = SwiftNames(schema: schema)
+        return schema.models.map { ($0.name, ModelFileWriter(model: $0, names: names).declaration) }
+            + schema.enums.map { ($0.name, EnumFileWriter(enumType: $0, names: names).declaration) }
+            + schema.nonModels.map { ($0.name, NonModelFileWriter(nonModel: $0, names: names).declaration) }
+            + [(RegistryFileWriter.typeName, RegistryFileWriter(schema: schema, schemaText: schemaText, names: names).declaration)]
     }
 
     private static func fileText(_ declarations: [String]) -> String {

@@ -90,4 +90,31 @@ struct NamingTests {
         let registry = try #require(try Generated.files("# Notes\ntype Note @model { id: ID! }\n")["DeltaSyncModels.swift"])
         #expect(registry.hasLine(##"public static let schemaText = #""""##))
     }
+
+    @Test func libraryTypesAreQualifiedOnlyWhenTheSchemaTakesTheirName() throws {
+        let files = try Generated.files("""
+            type Item @model { id: ID! item: String at: AWSTimestamp }
+            type Date @model { id: ID! }
+            type Note @model { id: ID! at: AWSTimestamp }
+            """)
+        let item = try #require(files["Item.swift"])
+        #expect(item.hasLine("public init(item: DeltaSyncClient.Item) throws(DataStoreError) {"))
+        #expect(item.hasLine("public var item_: String?"), "a field named item yields to Model.item")
+        #expect(item.hasLine("public var at: Foundation.Date?"))
+        #expect(item.hasLine(#"item_ = try item.field("item", of: "Item")"#))
+        let note = try #require(try Generated.files("type Note @model { id: ID! at: AWSTimestamp }")["Note.swift"])
+        #expect(note.hasLine("public var at: Date?"), "no clash, no qualification")
+        #expect(note.hasLine("public init(item: Item) throws(DataStoreError) {"))
+    }
+
+    @Test func enumCasesThatWouldClashKeepTheirSpelling() throws {
+        let schema = "enum Stage { IN_REVIEW inReview RAW_VALUE rawValue }\ntype Task @model { id: ID! stage: Stage }"
+        let stage = try #require(try Generated.files(schema)["Stage.swift"])
+        #expect(stage.block("public enum Stage: String, ModelEnum {") == [
+            #"case inReview = "IN_REVIEW""#,
+            #"case inReview2 = "inReview""#,
+            #"case RAW_VALUE = "RAW_VALUE""#,
+            #"case rawValue2 = "rawValue""#,
+        ])
+    }
 }
