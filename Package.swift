@@ -198,9 +198,14 @@ let package = Package(
             path: "Benchmarks/ColdSyncBenchmark",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // What several test targets share: a seeded random generator for replayable runs.
+        .target(
+            name: "DeltaSyncTestSupport",
+            path: "Tests/DeltaSyncTestSupport"
+        ),
         .testTarget(
             name: "DeltaSyncCoreTests",
-            dependencies: ["DeltaSyncCore"],
+            dependencies: ["DeltaSyncCore", "DeltaSyncTestSupport"],
             path: "Tests/DeltaSyncCoreTests"
         ),
         .testTarget(
@@ -218,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
-                "DeltaSyncClient", "DeltaSyncServer",
+                "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -243,7 +248,8 @@ let package = Package(
         .testTarget(
             name: "DeltaSyncStorageTests",
             dependencies: [
-                "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/DeltaSyncStorageTests"
         ),

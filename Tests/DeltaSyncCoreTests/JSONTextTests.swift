@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ struct JSONTextTests {
 
     @Test("random documents parse as JSONDecoder parses them")
     func randomDocuments() throws {
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<500 {
             let value = Self.randomValue(depth: 0, using: &random)
             let encoder = JSONEncoder()
@@ -62,7 +63,7 @@ struct JSONTextTests {
         #expect(throws: (any Error).self, "nesting is bounded") { try JSONValue(parsing: deep) }
     }
 
-    static func randomValue(depth: Int, using random: inout SplitMix) -> JSONValue {
+    static func randomValue(depth: Int, using random: inout SeededRandom) -> JSONValue {
         switch Int.random(in: 0..<(depth > 3 ? 5 : 7), using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
@@ -77,18 +78,5 @@ struct JSONTextTests {
             for n in 0..<Int.random(in: 0...4, using: &random) { object["k\(n)\(["", "é", "\""].randomElement(using: &random)!)"] = randomValue(depth: depth + 1, using: &random) }
             return .object(object)
         }
-    }
-}
-
-/// SplitMix64, for repeatable random documents.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncStorage
+import DeltaSyncTestSupport
 import Testing
 
 /// The key guarantee of the SQL filter compiler: for random items and random predicates, the

@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncStorage
+import DeltaSyncTestSupport
 import Testing
 
 @Suite("Index queries")
