@@ -74,16 +74,6 @@ enum RealtimeServerMessage {
         return out
     }
 
-    /// `data` with a payload already written as JSON (`{"data":{...}}`), in a buffer ready
-    /// for ``RealtimeOutbox/send(contentsOf:)``.
-    static func data(prefix: [UInt8], payload: [UInt8]) -> ByteBuffer {
-        var out = RealtimeOutbox.messageBuffer(capacity: prefix.count + payload.count + 1)
-        out.writeBytes(prefix)
-        out.writeBytes(payload)
-        out.writeInteger(UInt8(ascii: "}"))
-        return out
-    }
-
     /// `error`, with the subscription's id when the error concerns one (gql treats an error
     /// without id as fatal for the connection). `errors` are in AppSync's shape.
     static func error(id: String?, _ errors: [Map]) -> [UInt8] {

@@ -6,6 +6,12 @@ import NIOWebSocket
 /// connection's event loop: everything queued goes out with one flush, and no task sits
 /// between an event and its socket write.
 ///
+/// Messages are queued as finished WebSocket text frames, many to a buffer, and written below
+/// the channel's frame encoder. Handing the encoder one frame at a time cost a pipeline pass and
+/// two socket buffers per message (the encoder cannot put a header in front of a buffer the frame
+/// still references); an event for ten subscriptions of one connection is now one buffer, one
+/// pass, one `writev` entry.
+///
 /// Bounded: the next batch is written only when the previous one has been taken by the socket,
 /// so a subscriber that stops reading fills the queue and is then disconnected (its
 /// `overflowed` callback) instead of making the server hold its events without limit or
@@ -13,14 +19,11 @@ import NIOWebSocket
 final class RealtimeOutbox: Sendable {
     private struct State {
         var queue: [ByteBuffer] = []
+        /// Messages in `queue`; the limit counts messages, not buffers.
+        var queued = 0
         var writing = false
         var finished = false
     }
-
-    /// Room left in front of a message for the largest WebSocket frame header, so the frame
-    /// encoder writes the header into the message's own buffer: one buffer per frame on the
-    /// socket instead of two.
-    static let frameHeaderRoom = 10
 
     private let state = NIOLockedValueBox(State())
     private let channel: any Channel
@@ -33,31 +36,59 @@ final class RealtimeOutbox: Sendable {
         self.overflowed = overflowed
     }
 
-    /// An empty message buffer with room for the frame header in front.
-    static func messageBuffer(capacity: Int) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: capacity + frameHeaderRoom)
-        buffer.moveWriterIndex(forwardBy: frameHeaderRoom)
-        buffer.moveReaderIndex(forwardBy: frameHeaderRoom)
-        return buffer
+    /// The event loop writes happen on; delivering there saves a hop.
+    var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// Appends a text frame whose payload is `head`, `body` and `tail` one after the other,
+    /// copied in one go. Server frames are final and unmasked: an opcode byte, then the length in
+    /// 1, 3 or 9 bytes (RFC 6455 §5.2).
+    static func appendTextFrame(_ head: [UInt8], _ body: [UInt8] = [], _ tail: [UInt8] = [], to frames: inout ByteBuffer) {
+        let length = head.count + body.count + tail.count
+        let headerLength = length < 126 ? 2 : (length <= 0xFFFF ? 4 : 10)
+        frames.writeWithUnsafeMutableBytes(minimumWritableBytes: headerLength + length) { out in
+            out[0] = 0x81
+            switch headerLength {
+            case 2:
+                out[1] = UInt8(length)
+            case 4:
+                out[1] = 126
+                out.storeBytes(of: UInt16(length).bigEndian, toByteOffset: 2, as: UInt16.self)
+            default:
+                out[1] = 127
+                out.storeBytes(of: UInt64(length).bigEndian, toByteOffset: 2, as: UInt64.self)
+            }
+            var offset = headerLength
+            func copy(_ part: [UInt8]) {
+                part.withUnsafeBytes { bytes in
+                    UnsafeMutableRawBufferPointer(rebasing: out[offset..<offset + bytes.count]).copyMemory(from: bytes)
+                }
+                offset += part.count
+            }
+            copy(head)
+            copy(body)
+            copy(tail)
+            return offset
+        }
     }
 
     /// Queues a message; `false` when the queue was full (the connection is being closed).
     @discardableResult
     func send(_ message: [UInt8]) -> Bool {
-        var buffer = Self.messageBuffer(capacity: message.count)
-        buffer.writeBytes(message)
-        return send(contentsOf: [buffer])
+        var frames = ByteBufferAllocator().buffer(capacity: message.count + 10)
+        Self.appendTextFrame(message, to: &frames)
+        return send(frames: frames, messages: 1)
     }
 
-    /// Queues messages built with ``messageBuffer(capacity:)``, all or none; `false` when the
-    /// queue had no room for them (the connection is being closed).
+    /// Queues `messages` text frames built with ``appendTextFrame(_:_:_:to:)``, all or
+    /// none; `false` when the queue had no room for them (the connection is being closed).
     @discardableResult
-    func send(contentsOf messages: [ByteBuffer]) -> Bool {
+    func send(frames: ByteBuffer, messages: Int) -> Bool {
         enum Outcome { case queued, startWriting, full, closed }
         let outcome: Outcome = state.withLockedValue { state in
             if state.finished { return .closed }
-            guard state.queue.count + messages.count <= limit else { return .full }
-            state.queue.append(contentsOf: messages)
+            guard state.queued + messages <= limit else { return .full }
+            state.queue.append(frames)
+            state.queued += messages
             if state.writing { return .queued }
             state.writing = true
             return .startWriting
@@ -65,7 +96,11 @@ final class RealtimeOutbox: Sendable {
         switch outcome {
         case .queued: return true
         case .startWriting:
-            channel.eventLoop.execute { self.writeQueued() }
+            if channel.eventLoop.inEventLoop {
+                writeQueued()
+            } else {
+                channel.eventLoop.execute { self.writeQueued() }
+            }
             return true
         case .full:
             overflowed()
@@ -76,19 +111,23 @@ final class RealtimeOutbox: Sendable {
 
     /// On the event loop: writes what is queued, and again once the socket has taken it.
     private func writeQueued() {
-        // Last message first, so `popLast` hands each buffer over as its only owner, which
-        // the frame encoder needs to write the header in place.
-        var batch: [ByteBuffer] = state.withLockedValue { state in
-            defer { state.queue = [] }
+        let batch: [ByteBuffer] = state.withLockedValue { state in
+            defer {
+                state.queue = []
+                state.queued = 0
+            }
             if state.queue.isEmpty || state.finished { state.writing = false }
-            return state.finished ? [] : state.queue.reversed()
+            return state.finished ? [] : state.queue
         }
         guard !batch.isEmpty else { return }
-        while batch.count > 1, let message = batch.popLast() {
-            channel.write(WebSocketFrame(fin: true, opcode: .text, data: message), promise: nil)
+        // Below the encoder: the frames are already encoded.
+        guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) else {
+            finish()
+            return
         }
         let written = channel.eventLoop.makePromise(of: Void.self)
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: batch.removeLast()), promise: written)
+        for frames in batch.dropLast() { encoder.write(NIOAny(frames), promise: nil) }
+        encoder.writeAndFlush(NIOAny(batch[batch.count - 1]), promise: written)
         written.futureResult.whenComplete { result in
             if case .failure = result {
                 self.finish()
@@ -103,6 +142,7 @@ final class RealtimeOutbox: Sendable {
         state.withLockedValue { state in
             state.finished = true
             state.queue = []
+            state.queued = 0
         }
     }
 }

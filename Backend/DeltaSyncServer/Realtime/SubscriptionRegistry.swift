@@ -75,16 +75,23 @@ final class SubscriptionRegistry: Sendable {
             }
             guard let connections = state.byMutation[event.mutation], !connections.isEmpty else { return }
             var payloads: [ObjectIdentifier: [UInt8]] = [:]
+            // Subscriptions of one connection usually share a shape: the last one found is kept.
+            var lastShape: ObjectIdentifier?
+            var payload: [UInt8] = []
+            let allocator = ByteBufferAllocator()
             for connection in connections.values {
-                var messages: [ByteBuffer] = []
+                var frames: ByteBuffer?
+                var count = 0
                 for subscription in connection.subscriptions.values where subscription.matches(data) {
                     let shape = ObjectIdentifier(subscription.shape)
-                    let payload: [UInt8]
-                    if let written = payloads[shape] {
-                        payload = written
-                    } else {
-                        payload = subscription.shape.payload(for: event.data)
-                        payloads[shape] = payload
+                    if shape != lastShape {
+                        if let written = payloads[shape] {
+                            payload = written
+                        } else {
+                            payload = subscription.shape.payload(for: event.data)
+                            payloads[shape] = payload
+                        }
+                        lastShape = shape
                     }
                     guard payload.count <= maxEventBytes else {
                         logger.warning(
@@ -92,10 +99,15 @@ final class SubscriptionRegistry: Sendable {
                             metadata: ["mutation": "\(event.mutation)", "bytes": "\(payload.count)", "limit": "\(maxEventBytes)"])
                         continue
                     }
-                    messages.append(RealtimeServerMessage.data(prefix: subscription.dataPrefix, payload: payload))
+                    if frames == nil { frames = allocator.buffer(capacity: connection.subscriptions.count * (payload.count + 96)) }
+                    RealtimeOutbox.appendTextFrame(subscription.dataPrefix, payload, Self.closingBrace, to: &frames!)
+                    count += 1
                 }
-                if !messages.isEmpty { connection.outbox.send(contentsOf: messages) }
+                if let frames { connection.outbox.send(frames: frames, messages: count) }
             }
         }
     }
+
+    /// What ends a `data` message after its payload.
+    private static let closingBrace: [UInt8] = [UInt8(ascii: "}")]
 }
