@@ -94,8 +94,8 @@ extension DataStore {
             return
         case .retryLocal:
             retry = (mutation.mutationType, Self.input(mutation, model: model))
-        case .retry(let model):
-            retry = (.update, model.item)
+        case .retry(let replacement):
+            retry = (.update, replacement.item)
         }
         var item = retry.item
         item["_version"] = remote["_version"]
