@@ -11,41 +11,50 @@ extension DataStore {
         let expressionText = expression == .all ? nil : expression.filterInput.jsonText
         let now = Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let interval = Int(configuration.syncInterval.components.seconds) * 1000
-        var lastSync: Int?
+        var deltaFrom: Int?
         if let stored = try await syncMetadata(for: model.name), stored.syncExpression == expressionText,
             let last = stored.lastSync, last <= now, now - last < interval
         {
-            lastSync = last
+            deltaFrom = last
         }
+        let lastSync = deltaFrom
 
         var received = 0
         var nextToken: JSONValue = .null
         var startedAt: Int?
         var total = RemoteApplyCounts()
-        repeat {
+        func fetch(after token: JSONValue, received: Int) async throws(DataStoreError) -> SyncPage {
             let variables: Item = [
                 "filter": expression.filterInput, "limit": .int(min(configuration.syncPageSize, configuration.syncMaxRecords - received)),
-                "nextToken": nextToken, "lastSync": lastSync.map(JSONValue.int) ?? .null,
+                "nextToken": token, "lastSync": lastSync.map(JSONValue.int) ?? .null,
             ]
-            let response = try await client.execute(query, variables: variables)
-            let connection = response.data[field]
-            guard case .array(let items) = connection["items"] else {
-                let error = response.errors.first ?? .null
-                throw DataStoreError.rejected(
-                    model: model.name, errorType: error["errorType"].stringValue ?? "Unknown",
-                    message: error["message"].stringValue ?? "the sync query returned no items")
-            }
+            return try SyncPage(try await client.execute(query, variables: variables), field: field, model: model.name)
+        }
+        var page = try await fetch(after: .null, received: 0)
+        while true {
+            received += page.items.count
+            startedAt = page.startedAt ?? startedAt
+            nextToken = page.nextToken
+            let hasMore = !nextToken.isNull && received < configuration.syncMaxRecords
+            // The next page is fetched and parsed while this one is stored.
+            let (token, fetched) = (nextToken, received)
+            async let next = hasMore ? fetch(after: token, received: fetched) : nil
             // Selective sync: a record outside the expression is not stored; a tombstone is
             // applied whatever it holds, so a deleted item never lingers.
-            let records = items.compactMap(\.objectValue).filter { $0["_deleted"]?.boolValue == true || expression.matches($0) }
+            let records = page.items.compactMap(\.objectValue).filter { $0["_deleted"]?.boolValue == true || expression.matches($0) }
             let counts = try await applyRemote(model.name, records: records)
             total.added += counts.added
             total.updated += counts.updated
             total.deleted += counts.deleted
-            received += items.count
-            startedAt = connection["startedAt"].intValue ?? startedAt
-            nextToken = connection["nextToken"]
-        } while !nextToken.isNull && received < configuration.syncMaxRecords
+            do {
+                guard let following = try await next else { break }
+                page = following
+            } catch let error as DataStoreError {
+                throw error
+            } catch {
+                throw .network("\(error)")
+            }
+        }
 
         if !nextToken.isNull {
             report(.syncMaxRecordsReached(model: model.name, limit: configuration.syncMaxRecords))
@@ -58,5 +67,27 @@ extension DataStore {
         }
         return ModelSyncedEvent(
             modelName: model.name, isFullSync: lastSync == nil, added: total.added, updated: total.updated, deleted: total.deleted)
+    }
+}
+
+/// One page of a sync query's answer.
+private struct SyncPage: Sendable {
+    let items: [JSONValue]
+    let nextToken: JSONValue
+    let startedAt: Int?
+
+    /// - Throws: ``DataStoreError/rejected(model:errorType:message:)`` when the answer holds no
+    ///   page (the backend refused the query).
+    init(_ response: GraphQLClient.Response, field: String, model: String) throws(DataStoreError) {
+        let connection = response.data[field]
+        guard case .array(let items) = connection["items"] else {
+            let error = response.errors.first ?? .null
+            throw .rejected(
+                model: model, errorType: error["errorType"].stringValue ?? "Unknown",
+                message: error["message"].stringValue ?? "the sync query returned no items")
+        }
+        self.items = items
+        nextToken = connection["nextToken"]
+        startedAt = connection["startedAt"].intValue
     }
 }
