@@ -7,7 +7,8 @@ import GRDB
 /// An offline-first store of the generated models, on a SQLite database on the device.
 ///
 /// Every call works without a network. Each save or delete writes the model and its outbox
-/// entry in one transaction, so a pending change is never lost or sent twice.
+/// entry in one transaction, so a pending change is never lost or sent twice. With an endpoint
+/// in its configuration, the store also keeps in step with the backend (see ``start()``).
 ///
 /// ```swift
 /// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
