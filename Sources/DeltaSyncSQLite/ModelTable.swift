@@ -407,6 +407,10 @@ package struct RowMetadata: Sendable, Equatable {
     package var deleted: Bool
     package var lastChangedAt: Int?
 
+    /// The backend's version of the row: `nil` for a row that never synced (no
+    /// `_lastChangedAt`), whatever its `_version` column defaulted to.
+    package var syncedVersion: Int? { lastChangedAt == nil ? nil : version }
+
     package init(version: Int?, deleted: Bool, lastChangedAt: Int?) {
         self.version = version
         self.deleted = deleted

@@ -41,7 +41,7 @@ extension Model {
 
     /// This model's primary key.
     public var identifier: ModelIdentifier {
-        ModelIdentifier(Self.schema.primaryKey.fields.map { ($0, item[$0] ?? .null) })
+        ModelIdentifier(of: item, in: Self.schema)
     }
 }
 

@@ -19,6 +19,11 @@ public struct ModelIdentifier: Sendable, Hashable, CustomStringConvertible, Expr
         self.init(values.map { ($0.key, $0.value) })
     }
 
+    /// The key of `item`, a stored item of `model`.
+    public init(of item: Item, in model: ModelSchema) {
+        self.init(model.primaryKey.fields.map { ($0, item[$0] ?? .null) })
+    }
+
     /// A single `id`.
     public init(stringLiteral id: String) {
         self.init([("id", .string(id))])

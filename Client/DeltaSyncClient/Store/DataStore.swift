@@ -108,7 +108,7 @@ public final class DataStore: Sendable {
             if let metadata {
                 row["_version"] = metadata.version.map(JSONValue.int)
                 row["_lastChangedAt"] = metadata.lastChangedAt.map(JSONValue.int)
-                if let version = metadata.version, metadata.lastChangedAt != nil { sent["_version"] = .int(version) }
+                if let version = metadata.syncedVersion { sent["_version"] = .int(version) }
             }
             try table.put(row, in: db)
             let mutationType: MutationType = exists ? .update : .create
@@ -185,10 +185,10 @@ public final class DataStore: Sendable {
         var tombstone = item
         tombstone["_deleted"] = .bool(true)
         try table.put(tombstone, in: db)
-        let key = model.primaryKey.fields.map { ($0, item[$0] ?? .null) }
-        var sent = Dictionary(key, uniquingKeysWith: { a, _ in a })
+        let identifier = ModelIdentifier(of: item, in: model)
+        var sent = identifier.item
         if let version = item["_version"], item["_lastChangedAt"] != nil { sent["_version"] = version }
-        let modelID = ModelIdentifier(key).description
+        let modelID = identifier.description
         let cancelled = try Outbox.enqueue(db, model: model.name, modelID: modelID, mutationType: .delete, item: sent, condition: condition)
         changes.append(StoredChange(modelName: model.name, mutationType: .delete, item: item, isRemote: false))
         // The item never reached the backend. If the backend meanwhile has an item with this key

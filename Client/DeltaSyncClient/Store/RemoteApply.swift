@@ -57,8 +57,7 @@ extension DataStore {
                     continue
                 }
                 if !pending.isEmpty {
-                    let identifier = model.primaryKey.fields.map { ($0, record[$0] ?? .null) }
-                    let modelID = ModelIdentifier(identifier).description
+                    let modelID = ModelIdentifier(of: record, in: model).description
                     if pending.contains(modelID) {
                         self.holdBack(record, model: modelName, modelID: modelID)
                         counts.skipped += 1
@@ -66,11 +65,7 @@ extension DataStore {
                     }
                 }
                 let local = stored.isEmpty ? nil : stored[keys[position]]
-                // A row that never synced (no `_lastChangedAt`) has no version of the backend's,
-                // whatever its `_version` column defaulted to.
-                if let local, local.lastChangedAt != nil, let localVersion = local.version, let version = record["_version"]?.intValue,
-                    version <= localVersion
-                {
+                if let localVersion = local?.syncedVersion, let version = record["_version"]?.intValue, version <= localVersion {
                     counts.skipped += 1
                     continue
                 }
@@ -103,13 +98,15 @@ extension DataStore {
     /// Keeps the newest remote change of an item with a pending local mutation, for when that
     /// mutation is done.
     func holdBack(_ record: Item, model: String, modelID: String) {
+        let key = Self.heldBackKey(model, modelID)
         heldBack.withLock { held in
-            let key = model + "\u{1F}" + modelID
             if (held[key]?["_version"]?.intValue ?? -1) < (record["_version"]?.intValue ?? 0) { held[key] = record }
         }
     }
 
     func takeHeldBack(model: String, modelID: String) -> Item? {
-        heldBack.withLock { $0.removeValue(forKey: model + "\u{1F}" + modelID) }
+        heldBack.withLock { $0.removeValue(forKey: Self.heldBackKey(model, modelID)) }
     }
+
+    private static func heldBackKey(_ model: String, _ modelID: String) -> String { model + "\u{1F}" + modelID }
 }

@@ -94,8 +94,7 @@ extension DataStore {
     }
 
     private func mutationEvent(_ change: StoredChange) -> MutationEvent {
-        let key = database.schema.model(named: change.modelName)?.primaryKey.fields.map { ($0, change.item[$0] ?? .null) } ?? []
-        return MutationEvent(
-            modelName: change.modelName, modelID: ModelIdentifier(key).description, mutationType: change.mutationType, item: change.item)
+        let modelID = database.schema.model(named: change.modelName).map { ModelIdentifier(of: change.item, in: $0).description } ?? ""
+        return MutationEvent(modelName: change.modelName, modelID: modelID, mutationType: change.mutationType, item: change.item)
     }
 }

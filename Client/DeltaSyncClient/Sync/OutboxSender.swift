@@ -128,8 +128,7 @@ extension DataStore {
     ) async throws(DataStoreError) -> Item? {
         if let remote { return remote }
         guard let (field, document) = SyncDocuments(model: model, schema: database.schema).getQuery else { return nil }
-        let key = Dictionary(model.primaryKey.fields.map { ($0, mutation.item[$0] ?? .null) }, uniquingKeysWith: { a, _ in a })
-        return try await client.execute(document, variables: key).data[field].objectValue
+        return try await client.execute(document, variables: ModelIdentifier(of: mutation.item, in: model).item).data[field].objectValue
     }
 
     /// The oldest pending mutation, marked as being sent.
@@ -189,8 +188,10 @@ extension DataStore {
             }
             guard let newest else { return [] }
             let stored = try table.metadata(key: newest, using: db.cachedStatement(sql: table.selectMetadataByKeySQL))
-            let version = newest["_version"]?.intValue ?? 0, local = stored?.version ?? 0
-            guard version > local || (refused && version == local) || stored?.lastChangedAt == nil else { return [] }
+            if let local = stored?.syncedVersion {
+                let version = newest["_version"]?.intValue ?? 0
+                guard version > local || (refused && version == local) else { return [] }
+            }
             if let version = newest["_version"] { try Outbox.setVersion(db, model: model, modelID: mutation.modelID, version: version) }
             if pending {
                 // The device changed the item again meanwhile: its row keeps those changes and
