@@ -57,7 +57,7 @@ extension MutationEvent {
             guard wanted(name), let result = results[field.alias?.value ?? name], case .dictionary = result else { continue }
             let value = byFieldName(result, selection: field.selectionSet, fragments: fragments, variables: variables)
             var itemKey: String?
-            if let typeName = ((try? mutationType?.fields())?[name]?.type).flatMap { (namedType(of: $0) as? GraphQLNamedType)?.name },
+            if let typeName = ((try? mutationType?.fields())?[name]?.type).flatMap({ (namedType(of: $0) as? GraphQLNamedType)?.name }),
                 let model = schema.model(named: typeName)
             {
                 let keyValues = model.primaryKey.fields.map { value[$0] }

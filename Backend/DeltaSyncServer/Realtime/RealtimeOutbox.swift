@@ -39,11 +39,10 @@ final class RealtimeOutbox: Sendable {
     /// The event loop writes happen on; delivering there saves a hop.
     var eventLoop: any EventLoop { channel.eventLoop }
 
-    /// Appends a text frame whose payload is `head`, `body` and `tail` one after the other,
-    /// copied in one go. Server frames are final and unmasked: an opcode byte, then the length in
-    /// 1, 3 or 9 bytes (RFC 6455 §5.2).
-    static func appendTextFrame(_ head: [UInt8], _ body: [UInt8] = [], _ tail: [UInt8] = [], to frames: inout ByteBuffer) {
-        let length = head.count + body.count + tail.count
+    /// Appends a text frame whose payload is `head` then `body`, copied in one go. Server frames
+    /// are final and unmasked: an opcode byte, then the length in 1, 3 or 9 bytes (RFC 6455 §5.2).
+    static func appendTextFrame(_ head: ArraySlice<UInt8>, _ body: [UInt8] = [], to frames: inout ByteBuffer) {
+        let length = head.count + body.count
         let headerLength = length < 126 ? 2 : (length <= 0xFFFF ? 4 : 10)
         frames.writeWithUnsafeMutableBytes(minimumWritableBytes: headerLength + length) { out in
             out[0] = 0x81
@@ -57,17 +56,13 @@ final class RealtimeOutbox: Sendable {
                 out[1] = 127
                 out.storeBytes(of: UInt64(length).bigEndian, toByteOffset: 2, as: UInt64.self)
             }
-            var offset = headerLength
-            func copy(_ part: [UInt8]) {
-                part.withUnsafeBytes { bytes in
-                    UnsafeMutableRawBufferPointer(rebasing: out[offset..<offset + bytes.count]).copyMemory(from: bytes)
-                }
-                offset += part.count
+            head.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: out[headerLength...]).copyMemory(from: bytes)
             }
-            copy(head)
-            copy(body)
-            copy(tail)
-            return offset
+            body.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: out[(headerLength + head.count)...]).copyMemory(from: bytes)
+            }
+            return headerLength + length
         }
     }
 
@@ -75,11 +70,11 @@ final class RealtimeOutbox: Sendable {
     @discardableResult
     func send(_ message: [UInt8]) -> Bool {
         var frames = ByteBufferAllocator().buffer(capacity: message.count + 10)
-        Self.appendTextFrame(message, to: &frames)
+        Self.appendTextFrame(message[...], to: &frames)
         return send(frames: frames, messages: 1)
     }
 
-    /// Queues `messages` text frames built with ``appendTextFrame(_:_:_:to:)``, all or
+    /// Queues `messages` text frames built with ``appendTextFrame(_:_:to:)``, all or
     /// none; `false` when the queue had no room for them (the connection is being closed).
     @discardableResult
     func send(frames: ByteBuffer, messages: Int) -> Bool {

@@ -29,6 +29,9 @@ final class Subscription: Sendable {
         self.dataPrefix = RealtimeServerMessage.dataPrefix(id: id)
     }
 
+    /// No filter and no arguments.
+    var takesEveryEvent: Bool { argumentFilters.isEmpty && filter == .all }
+
     func matches(_ data: Item) -> Bool {
         for (field, value) in argumentFilters where (data[field] ?? .null) != value { return false }
         return filter == .all || filter.matches(data)

@@ -11,7 +11,7 @@ import NIOCore
 /// delivered, so a subscriber sees each item's versions in increasing order.
 final class SubscriptionRegistry: Sendable {
     /// One connection's subscriptions to one mutation: an event reaches a connection as one
-    /// batch, so it costs one hop to its event loop and one socket write.
+    /// batch, one socket write.
     private struct Connection {
         let outbox: RealtimeOutbox
         var subscriptions: [String: Subscription] = [:]
@@ -19,9 +19,20 @@ final class SubscriptionRegistry: Sendable {
 
     private struct State {
         var byMutation: [String: [ObjectIdentifier: Connection]] = [:]
+        /// Built from `byMutation` when an event needs it; dropped when it changes.
+        var plans: [String: DeliveryPlan] = [:]
         /// The last version delivered per item, with when; only recent ones matter, because
         /// out-of-order completions are close together.
         var delivered: [String: (version: Int, at: ContinuousClock.Instant)] = [:]
+
+        /// The mutation's delivery plan, `nil` when nobody subscribes to it.
+        mutating func plan(for mutation: String) -> DeliveryPlan? {
+            if let plan = plans[mutation] { return plan }
+            guard let connections = byMutation[mutation], !connections.isEmpty else { return nil }
+            let plan = DeliveryPlan(connections: connections.values.map { ($0.outbox, $0.subscriptions.values) })
+            plans[mutation] = plan
+            return plan
+        }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -40,6 +51,7 @@ final class SubscriptionRegistry: Sendable {
             for mutation in subscription.mutations {
                 state.byMutation[mutation, default: [:]][ObjectIdentifier(outbox), default: Connection(outbox: outbox)]
                     .subscriptions[subscription.id] = subscription
+                state.plans[mutation] = nil
             }
         }
     }
@@ -52,6 +64,7 @@ final class SubscriptionRegistry: Sendable {
                 if state.byMutation[mutation]?[connection]?.subscriptions.isEmpty == true {
                     state.byMutation[mutation]?[connection] = nil
                 }
+                state.plans[mutation] = nil
             }
         }
     }
@@ -61,7 +74,8 @@ final class SubscriptionRegistry: Sendable {
         state.withLockedValue { $0.byMutation[mutation]?.count ?? 0 }
     }
 
-    /// Queues the event for every matching subscription. Never waits for a subscriber.
+    /// Queues the event for every matching subscription. Never waits for a subscriber: the
+    /// framing and writing happen on the connections' event loops.
     func deliver(_ event: MutationEvent) {
         guard case .object(let data) = event.data else { return }
         state.withLockedValue { state in
@@ -73,41 +87,24 @@ final class SubscriptionRegistry: Sendable {
                 }
                 state.delivered[key] = (version, now)
             }
-            guard let connections = state.byMutation[event.mutation], !connections.isEmpty else { return }
-            var payloads: [ObjectIdentifier: [UInt8]] = [:]
-            // Subscriptions of one connection usually share a shape: the last one found is kept.
-            var lastShape: ObjectIdentifier?
-            var payload: [UInt8] = []
-            let allocator = ByteBufferAllocator()
-            for connection in connections.values {
-                var frames: ByteBuffer?
-                var count = 0
-                for subscription in connection.subscriptions.values where subscription.matches(data) {
-                    let shape = ObjectIdentifier(subscription.shape)
-                    if shape != lastShape {
-                        if let written = payloads[shape] {
-                            payload = written
-                        } else {
-                            payload = subscription.shape.payload(for: event.data)
-                            payloads[shape] = payload
-                        }
-                        lastShape = shape
-                    }
-                    guard payload.count <= maxEventBytes else {
-                        logger.warning(
-                            "event not delivered: larger than the realtime limit",
-                            metadata: ["mutation": "\(event.mutation)", "bytes": "\(payload.count)", "limit": "\(maxEventBytes)"])
-                        continue
-                    }
-                    if frames == nil { frames = allocator.buffer(capacity: connection.subscriptions.count * (payload.count + 96)) }
-                    RealtimeOutbox.appendTextFrame(subscription.dataPrefix, payload, Self.closingBrace, to: &frames!)
-                    count += 1
+            guard let plan = state.plan(for: event.mutation) else { return }
+            let payloads = plan.shapes.map { shape -> [UInt8]? in
+                var payload = shape.payload(for: event.data)
+                guard payload.count <= maxEventBytes else {
+                    logger.warning(
+                        "event not delivered: larger than the realtime limit",
+                        metadata: ["mutation": "\(event.mutation)", "bytes": "\(payload.count)", "limit": "\(maxEventBytes)"])
+                    return nil
                 }
-                if let frames { connection.outbox.send(frames: frames, messages: count) }
+                payload.append(UInt8(ascii: "}"))
+                return payload
+            }
+            // Queued while the lock is held, and each loop runs its tasks in order: events
+            // reach every connection in the order they were delivered here.
+            for loop in plan.loops {
+                loop.eventLoop.execute { loop.deliver(data, payloads: payloads) }
             }
         }
     }
-
-    /// What ends a `data` message after its payload.
-    private static let closingBrace: [UInt8] = [UInt8(ascii: "}")]
 }
+

@@ -14,9 +14,11 @@ struct FrameEncodingTests {
         let tail: [UInt8] = [UInt8(ascii: "}")]
         let payload = Array((head + body + tail).prefix(length))
         var frames = ByteBufferAllocator().buffer(capacity: 0)
-        // Two frames in one buffer, as a connection's batch is written.
-        RealtimeOutbox.appendTextFrame(Array(payload.prefix(head.count)), Array(payload.dropFirst(head.count)), to: &frames)
-        RealtimeOutbox.appendTextFrame(Array("{\"type\":\"ka\"}".utf8), to: &frames)
+        // Two frames in one buffer, as a connection's batch is written; the first from a slice
+        // of a longer array, as message prefixes are kept.
+        let prefixes = Array("{\"type\":\"data\",\"id\":\"1\"}".utf8) + payload.prefix(head.count)
+        RealtimeOutbox.appendTextFrame(prefixes[(prefixes.count - min(head.count, payload.count))...], Array(payload.dropFirst(head.count)), to: &frames)
+        RealtimeOutbox.appendTextFrame(Array("{\"type\":\"ka\"}".utf8)[...], to: &frames)
 
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 20)))
         try channel.writeInbound(frames)

@@ -160,6 +160,51 @@ import Testing
         }
     }
 
+    /// One connection holding unfiltered subscriptions of two shapes and a filtered one: each
+    /// gets its own messages, and a stopped one none, for every event after the change.
+    @Test func subscriptionsOfOneConnectionEachGetTheirOwnShapeAndFilter() async throws {
+        try await Self.withServer { live in
+            let client = try await live.connected()
+            client.start(id: "ids-1", query: "subscription { onCreatePost { id } }")
+            client.start(id: "titles", query: "subscription { onCreatePost { id title } }")
+            client.start(id: "ids-2", query: "subscription { onCreatePost { id } }")
+            client.start(
+                id: "rated", query: "subscription($f: ModelSubscriptionPostFilterInput) { onCreatePost(filter: $f) { id rating } }",
+                variables: ["f": ["rating": ["ge": 4]]])
+            for _ in 0..<4 { _ = try await client.next("start_ack") }
+
+            func dataOf(_ count: Int) async throws -> [String: JSONValue] {
+                var byID: [String: JSONValue] = [:]
+                for _ in 0..<count {
+                    let message = try await client.next("data")
+                    #expect(byID[message["id"].stringValue ?? ""] == nil, "two messages for one subscription: \(message)")
+                    byID[message["id"].stringValue ?? ""] = message["payload"]["data"]["onCreatePost"]
+                }
+                return byID
+            }
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "low", "blogID": "b1", "title": "Low", "rating": 1]])
+            #expect(try await dataOf(3) == ["ids-1": ["id": "low"], "ids-2": ["id": "low"], "titles": ["id": "low", "title": "Low"]])
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "high", "blogID": "b1", "title": "High", "rating": 5]])
+            #expect(
+                try await dataOf(4) == [
+                    "ids-1": ["id": "high"], "ids-2": ["id": "high"], "titles": ["id": "high", "title": "High"],
+                    "rated": ["id": "high", "rating": 5],
+                ])
+
+            client.send(["type": "stop", "id": "ids-1"])
+            _ = try await client.next("complete")
+            _ = try await live.mutate(Self.createPost, ["i": ["id": "after", "blogID": "b1", "title": "After", "rating": 4]])
+            #expect(
+                try await dataOf(3) == [
+                    "ids-2": ["id": "after"], "titles": ["id": "after", "title": "After"], "rated": ["id": "after", "rating": 4],
+                ])
+            // No fourth message for that event: what comes next is the new subscription's `start_ack`.
+            client.start(id: "late", query: Self.onCreatePost)
+            #expect(try await client.next("start_ack")["id"] == "late")
+            _ = await client.close()
+        }
+    }
+
     /// A subscription the schema declares itself, with an argument that filters events.
     @Test func aDeclaredSubscriptionFiresForItsMutationsFilteredByItsArguments() async throws {
         let schema = try String(contentsOfFile: ExampleSchema.blogFile, encoding: .utf8) + """
