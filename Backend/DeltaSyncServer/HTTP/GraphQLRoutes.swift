@@ -19,7 +19,7 @@ struct GraphQLRoutes: Sendable {
         try authenticator.authorize(request.headers)
         let buffer = try await request.body.collect(upTo: maxBodyBytes)
         guard buffer.readableBytes > 0 else { throw HTTPErrorResponse.malformed("Request body is empty.") }
-        guard let body = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+        guard let body = try? JSONValue(parsing: String(buffer: buffer)) else {
             throw HTTPErrorResponse.malformed("Unable to parse GraphQL query.")
         }
         return try await respond(to: body, explain: Self.wantsExplain(request.headers))
