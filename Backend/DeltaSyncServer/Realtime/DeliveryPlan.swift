@@ -66,8 +66,15 @@ struct DeliveryPlan: Sendable {
     /// to end, each ending at the matching entry of `ends`.
     struct Run: Sendable {
         let shape: Int
-        var prefixes: [UInt8] = []
-        var ends: [Int] = []
+        private(set) var prefixes: [UInt8] = []
+        private(set) var ends: [Int] = []
+
+        init(shape: Int) { self.shape = shape }
+
+        mutating func append(_ prefix: [UInt8]) {
+            prefixes += prefix
+            ends.append(prefixes.count)
+        }
     }
 
     init(connections: some Sequence<(outbox: RealtimeOutbox, subscriptions: some Collection<Subscription>)>) {
@@ -87,8 +94,7 @@ struct DeliveryPlan: Sendable {
                     shapeIndex[ObjectIdentifier(subscription.shape)] = shape
                 }
                 if subscription.takesEveryEvent {
-                    runs[shape, default: Run(shape: shape)].prefixes += subscription.dataPrefix
-                    runs[shape]!.ends.append(runs[shape]!.prefixes.count)
+                    runs[shape, default: Run(shape: shape)].append(subscription.dataPrefix)
                 } else {
                     filtered.append((shape, subscription))
                 }
