@@ -57,6 +57,8 @@ package struct ModelTable: Sendable {
     /// `"a", "b", ...`: every column, in ``columns`` order.
     package let selectList: String
     package let insertSQL: String
+    /// ``insertSQL`` that leaves an existing row alone: what ``insertIfAbsent(_:using:)`` runs.
+    package let insertIfAbsentSQL: String
     package let selectByKeySQL: String
     package let deleteByKeySQL: String
     /// `_version`, `_deleted`, `_lastChangedAt` of the row with a key: what reconciling a
@@ -125,6 +127,7 @@ package struct ModelTable: Sendable {
         let keyMatch = primaryKey.map { "\(columns[$0].quoted) = ?" }.joined(separator: " AND ")
         self.selectList = list
         self.insertSQL = "INSERT OR REPLACE INTO \(quotedName) (\(list)) VALUES (\(Self.placeholders(columns.count)))"
+        self.insertIfAbsentSQL = "INSERT OR IGNORE INTO \(quotedName) (\(list)) VALUES (\(Self.placeholders(columns.count)))"
         self.selectByKeySQL = "SELECT \(list) FROM \(quotedName) WHERE \(keyMatch)"
         self.deleteByKeySQL = "DELETE FROM \(quotedName) WHERE \(keyMatch)"
         self.selectMetadataByKeySQL = "SELECT \"_version\", \"_deleted\", \"_lastChangedAt\" FROM \(quotedName) WHERE \(keyMatch)"
@@ -295,10 +298,31 @@ package struct ModelTable: Sendable {
     }
 
     /// ``put(_:in:)`` with a statement prepared from ``insertSQL``, which a batch prepares once.
+    package func put(_ item: Item, using statement: Statement) throws {
+        let code = try step(item, using: statement)
+        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+    }
+
+    /// Inserts the row of `item` unless a row with its key exists; `statement` is prepared
+    /// from ``insertIfAbsentSQL``.
+    ///
+    /// A sync page of items the device has never seen (a first sync) costs one insert per
+    /// item this way, instead of a lookup and then an insert.
+    ///
+    /// - Returns: `false` when nothing was written: a row with the key exists, or the row
+    ///   breaks a constraint, which ``put(_:using:)`` reports.
+    package func insertIfAbsent(_ item: Item, using statement: Statement) throws -> Bool {
+        let code = try step(item, using: statement)
+        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+        return sqlite3_changes(sqlite3_db_handle(statement.sqliteStatement)) > 0
+    }
+
+    /// Binds `item` to an insert statement from ``insertSQL`` or ``insertIfAbsentSQL`` and
+    /// runs it; returns SQLite's result code.
     ///
     /// Binds with SQLite's C API, as ``item(from:)`` reads: building GRDB's arguments cost more
     /// than the insert when a sync page applies a thousand records.
-    package func put(_ item: Item, using statement: Statement) throws {
+    private func step(_ item: Item, using statement: Statement) throws -> Int32 {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         // Every column starts NULL; only the item's values are bound, which walks the item's
@@ -319,7 +343,7 @@ package struct ModelTable: Sendable {
         if !versionBound { sqlite3_bind_int64(handle, Int32(versionColumn + 1), 1) }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
-        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+        return code
     }
 
     private func bind(_ value: JSONValue, column: Int, at position: Int32, to handle: SQLiteStatement) throws {

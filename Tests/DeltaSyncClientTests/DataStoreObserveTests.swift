@@ -45,6 +45,35 @@ struct DataStoreObserveTests {
         #expect(second.mutationType == .update && second.model.title == "Two, edited")
     }
 
+    @Test("a sync page mixing new and known items is observed in the page's order, each change as what it did")
+    func observeRemotePage() async throws {
+        let store = try DataStore(models: DeltaSyncModels.self)
+        func synced(_ id: String, _ title: String, version: Int, deleted: Bool = false) -> Item {
+            var item = Post(id: id, blogID: "b1", title: title).item
+            item["_version"] = .int(version)
+            item["_lastChangedAt"] = .int(1_700_000_000_000 + version)
+            item["_deleted"] = .bool(deleted)
+            return item
+        }
+        _ = try await store.applyRemote("Post", records: [synced("known", "Known", version: 1), synced("gone", "Gone", version: 1)])
+        var changes = store.observe(Post.self).makeAsyncIterator()
+        let counts = try await store.applyRemote(
+            "Post",
+            records: [
+                synced("new1", "New", version: 1), synced("known", "Known, edited", version: 2), synced("stale", "Never here", version: 3, deleted: true),
+                synced("gone", "Gone", version: 2, deleted: true), synced("new2", "Newer", version: 1),
+            ])
+        #expect(counts == RemoteApplyCounts(added: 2, updated: 1, deleted: 1))
+        var seen: [String] = []
+        for _ in 0..<4 {
+            let change = try #require(await changes.next())
+            #expect(change.isRemote)
+            seen.append("\(change.mutationType.rawValue):\(change.model.id)")
+        }
+        #expect(seen == ["create:new1", "update:known", "delete:gone", "create:new2"])
+        #expect(try await store.query(Post.self, sort: [.ascending(Post.keys.id)]).map(\.title) == ["Known, edited", "New", "Newer"])
+    }
+
     @Test("observeQuery starts with the results, then follows every change, sorted and filtered")
     func observeQuery() async throws {
         let store = try DataStore(models: DeltaSyncModels.self)

@@ -86,9 +86,11 @@ public final class DataStore: Sendable {
     @discardableResult
     public func save<M: Model>(_ model: M, where condition: QueryPredicate? = nil) async throws(DataStoreError) -> M {
         engine?.ensureStarted()
-        let table = try database.table(M.modelName)
+        // Each of `modelName`, `item` and `identifier` rebuilds its value from the model.
+        let modelName = M.modelName
+        let table = try database.table(modelName)
         let item = model.item
-        let identifier = model.identifier
+        let modelID = ModelIdentifier(of: item, in: M.schema).description
         try await write { db in
             // Without a condition only the sync metadata matters; decoding the item would cost
             // more than the write.
@@ -96,10 +98,10 @@ public final class DataStore: Sendable {
             let exists = metadata.map { !$0.deleted } ?? false
             if let condition, condition != .all {
                 guard exists, let live = try table.fetch(key: item, in: db) else {
-                    throw DataStoreError.conditionFailed(model: M.modelName, reason: "the model does not exist, so no condition can apply")
+                    throw DataStoreError.conditionFailed(model: modelName, reason: "the model does not exist, so no condition can apply")
                 }
                 guard condition.matches(live) else {
-                    throw DataStoreError.conditionFailed(model: M.modelName, reason: "the stored model does not match \(condition.filterInput.jsonText)")
+                    throw DataStoreError.conditionFailed(model: modelName, reason: "the stored model does not match \(condition.filterInput.jsonText)")
                 }
             }
             var row = item
@@ -112,9 +114,8 @@ public final class DataStore: Sendable {
             }
             try table.put(row, in: db)
             let mutationType: MutationType = exists ? .update : .create
-            try Outbox.enqueue(
-                db, model: M.modelName, modelID: identifier.description, mutationType: mutationType, item: sent, condition: condition)
-            return [StoredChange(modelName: M.modelName, mutationType: mutationType, item: item, isRemote: false)]
+            try Outbox.enqueue(db, model: modelName, modelID: modelID, mutationType: mutationType, item: sent, condition: condition)
+            return [StoredChange(modelName: modelName, mutationType: mutationType, item: item, isRemote: false)]
         }
         return model
     }

@@ -22,9 +22,12 @@ enum Outbox {
     static let table = "deltasync_outbox"
 
     static func create(_ db: Database) throws {
+        // A plain rowid (no AUTOINCREMENT, which writes sqlite_sequence on every save) numbers
+        // a new mutation after every pending one, which is all FIFO needs. A number can come
+        // back only after its mutation is removed, and only the sender removes the one it sends.
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS deltasync_outbox (
-                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                sequence INTEGER PRIMARY KEY,
                 model TEXT NOT NULL,
                 modelID TEXT NOT NULL,
                 mutationType TEXT NOT NULL,
@@ -51,7 +54,8 @@ enum Outbox {
     ) throws -> Bool {
         let conditionText = condition.flatMap { $0 == .all ? nil : $0.filterInput.jsonText }
         let itemText = JSONValue.object(item).jsonText
-        if conditionText == nil,
+        // Nothing merges into a create (the item had no row, or only a tombstone).
+        if conditionText == nil, mutationType != .create,
             let pending = try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT sequence, mutationType FROM deltasync_outbox

@@ -32,9 +32,6 @@ extension DataStore {
         try await write { db in
             let pending = try Set(String.fetchAll(db, sql: "SELECT modelID FROM deltasync_outbox WHERE model = ?", arguments: [modelName]))
             var counts = RemoteApplyCounts()
-            var changes: [StoredChange] = []
-            let stored = try table.metadata(ofKeys: records, in: db)
-            let insertStatement = try db.makeStatement(sql: table.insertSQL)
             // As Amplify, only the newest record of an item counts: a delta page lists every
             // change of an item, oldest first.
             let keys = records.map(table.keyValues)
@@ -51,6 +48,11 @@ extension DataStore {
                 }
                 newest[key] = position
             }
+            // Items the device has never seen are inserted without looking anything up, which
+            // is every item of a first sync; only the others need their stored version.
+            var applied = [MutationType?](repeating: nil, count: records.count)
+            var known: [Int] = []
+            let insertNew = try db.makeStatement(sql: table.insertIfAbsentSQL)
             for (position, record) in records.enumerated() {
                 guard !superseded[position] else {
                     counts.skipped += 1
@@ -64,33 +66,45 @@ extension DataStore {
                         continue
                     }
                 }
-                let local = stored.isEmpty ? nil : stored[keys[position]]
+                guard try table.insertIfAbsent(record, using: insertNew) else {
+                    known.append(position)
+                    continue
+                }
+                // A tombstone of an item never seen is stored, but nothing was live to delete.
+                if record["_deleted"]?.boolValue != true {
+                    counts.added += 1
+                    applied[position] = .create
+                }
+            }
+            let stored = try table.metadata(ofKeys: known.map { records[$0] }, in: db)
+            let replace = try db.makeStatement(sql: table.insertSQL)
+            for position in known {
+                let record = records[position]
+                let local = stored[keys[position]]
                 if let localVersion = local?.syncedVersion, let version = record["_version"]?.intValue, version <= localVersion {
                     counts.skipped += 1
                     continue
                 }
-                let deleted = record["_deleted"]?.boolValue == true
                 let wasLive = local.map { !$0.deleted } ?? false
-                try table.put(record, using: insertStatement)
-                let mutationType: MutationType
-                if deleted {
+                try table.put(record, using: replace)
+                if record["_deleted"]?.boolValue == true {
                     guard wasLive else { continue }
                     counts.deleted += 1
-                    mutationType = .delete
+                    applied[position] = .delete
                 } else if wasLive {
                     counts.updated += 1
-                    mutationType = .update
+                    applied[position] = .update
                 } else {
                     counts.added += 1
-                    mutationType = .create
-                }
-                if observed {
-                    changes.append(StoredChange(modelName: modelName, mutationType: mutationType, item: record, isRemote: true))
+                    applied[position] = .create
                 }
             }
             let total = counts
             result.withLock { $0 = total }
-            return changes
+            guard observed else { return [] }
+            return records.indices.compactMap { position in
+                applied[position].map { StoredChange(modelName: modelName, mutationType: $0, item: records[position], isRemote: true) }
+            }
         }
         return result.withLock { $0 }
     }
