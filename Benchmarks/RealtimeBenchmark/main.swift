@@ -207,6 +207,8 @@ server.stop()
 
 // MARK: - 2. Memory of idle connections
 
+// `RealtimeBenchmark N 0` measures latency only.
+guard idleConnections > 0 else { exit(0) }
 let idleServer = try ServerProcess()
 let before = idleServer.residentBytes
 let (idleReady, markIdleReady) = readiness(idleConnections)
