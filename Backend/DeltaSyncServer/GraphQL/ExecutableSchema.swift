@@ -57,13 +57,25 @@ struct ExecutableSchema: Sendable {
                 }
             }
             if let name = ops.create {
-                mutationResolvers[name] = { _, args, _, info in try await mutations.create(model, args: args, info: info) }
+                mutationResolvers[name] = { _, args, context, info in
+                    try await Self.mutationResult(model, context: context, info: info, projection: projection) {
+                        try await mutations.create(model, args: args, info: info)
+                    }
+                }
             }
             if let name = ops.update {
-                mutationResolvers[name] = { _, args, _, info in try await mutations.update(model, args: args, info: info) }
+                mutationResolvers[name] = { _, args, context, info in
+                    try await Self.mutationResult(model, context: context, info: info, projection: projection) {
+                        try await mutations.update(model, args: args, info: info)
+                    }
+                }
             }
             if let name = ops.delete {
-                mutationResolvers[name] = { _, args, _, info in try await mutations.delete(model, args: args, info: info) }
+                mutationResolvers[name] = { _, args, context, info in
+                    try await Self.mutationResult(model, context: context, info: info, projection: projection) {
+                        try await mutations.delete(model, args: args, info: info)
+                    }
+                }
             }
             if let type = graphQL.getType(name: model.name) as? GraphQLObjectType {
                 var relationResolvers: [String: GraphQLFieldResolve] = [:]
@@ -101,6 +113,21 @@ struct ExecutableSchema: Sendable {
         }
         let writer = projection.writer(for: model, selection: target.selection, fragments: target.fragments)
         return scope.deferItems(of: try await resolve(writer), model: model, target: target)
+    }
+
+    /// A root mutation field: its result is completed here when the request allows it and
+    /// the selection needs no other reads; the executor then sees `null`, and
+    /// ``RequestExecutor`` puts the result in its place.
+    private static func mutationResult(
+        _ model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
+        resolve: () async throws -> ItemObject
+    ) async throws -> ItemObject? {
+        let result = try await resolve()
+        guard let scope = context as? RequestScope, let selection = scope.resultSelection(info),
+            let completed = projection.object(result.item, of: model, selection: selection, fragments: info.fragments)
+        else { return result }
+        scope.complete(info, with: completed)
+        return nil
     }
 
     private static func subscriptionTriggers(_ sdl: String) throws -> [String: [String]] {

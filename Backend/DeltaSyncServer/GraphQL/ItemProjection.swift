@@ -34,6 +34,34 @@ struct ItemProjection: Sendable {
         return ItemArrayWriter(projection: self, plan: plan)
     }
 
+    /// A mutation's result as the executor would complete it, for a selection that needs no
+    /// other reads; `nil` where the executor must complete it (a relation, anything
+    /// ``collect(_:fragments:)`` refuses, a null in a non-null field).
+    ///
+    /// The executor completes an object's fields in a task group, one child task per field:
+    /// about 25 µs a field, when a DataStore client selects every field of the model.
+    func object(_ item: Item, of model: Model, selection: SelectionSet, fragments: [String: FragmentDefinition]) -> Map? {
+        guard let plan = plan(model, selection: [selection], fragments: fragments), !plan.hasRelations else { return nil }
+        var object = OrderedDictionary<String, Map>()
+        for (key, _, entry) in plan.entries {
+            switch entry {
+            case .typename(let typeName):
+                object[key] = .string(typeName)
+            case .metadata(let field, let required), .stored(let field, let required):
+                let value = item[field] ?? .null
+                if required != nil, value.isNull { return nil }
+                object[key] = value.map
+            case .value(let field, let subFields):
+                guard let map = value(item[field.name] ?? .null, of: field, subFields: subFields?.fields, fragments: fragments)
+                else { return nil }
+                object[key] = map
+            case .relation:
+                return nil
+            }
+        }
+        return .dictionary(object)
+    }
+
     /// Writes items one by one into a JSON array, while the store reads them.
     struct ItemArrayWriter: Sendable {
         fileprivate let projection: ItemProjection

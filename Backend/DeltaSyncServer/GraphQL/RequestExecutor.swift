@@ -69,23 +69,32 @@ struct RequestExecutor: Sendable {
             {
                 return answered
             }
-            let scope = RequestScope(explain: explain, defersItems: false)
+            let scope = RequestScope(explain: explain, defersItems: false, completesResults: operation?.operation == .mutation)
             let result = try await run(request, document: document, scope: scope)
+            let data = Self.data(result.data, completing: scope.completedResults)
             if let events, let operation, operation.operation == .mutation {
                 for event in MutationEvent.events(
-                    of: operation, data: result.data, fragments: document.fragmentsByName, variables: request.variables,
+                    of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
                     schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
                     wanted: events.hasSubscribers(for:))
                 {
                     events.publish(event)
                 }
             }
-            return (Self.body(data: result.data, errors: result.errors.map(Self.executionError), scope: scope), [])
+            return (Self.body(data: data, errors: result.errors.map(Self.executionError), scope: scope), [])
         } catch let error as GraphQLError {
             return (Self.body(data: nil, errors: [Self.executionError(error)]), [])
         } catch {
             return (Self.body(data: nil, errors: [Self.plainError("\(error)", errorType: .internalFailure)]), [])
         }
+    }
+
+    /// The executor's `data` with the results resolvers completed themselves in place of the
+    /// `null` the executor saw.
+    private static func data(_ data: Map?, completing results: [String: Map]) -> Map? {
+        guard !results.isEmpty, case .dictionary(var fields)? = data else { return data }
+        for (key, result) in results where fields[key] != nil { fields[key] = result }
+        return .dictionary(fields)
     }
 
     private func run(_ request: GraphQLRequest, document: Document, scope: RequestScope) async throws -> GraphQLResult {

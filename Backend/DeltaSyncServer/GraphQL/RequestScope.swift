@@ -10,11 +10,36 @@ final class RequestScope: Sendable {
     /// Whether root connection resolvers hand their items to ``deferred`` instead of the
     /// GraphQL executor, which completes list items one task group per item.
     let defersItems: Bool
+    /// Whether root mutation resolvers complete their result themselves (see
+    /// ``completedResults``) instead of the executor.
+    let completesResults: Bool
     private let pages = NIOLockedValueBox<[DeferredPage]>([])
+    private let results = NIOLockedValueBox<[String: Map]>([:])
 
-    init(explain: Bool, defersItems: Bool) {
+    init(explain: Bool, defersItems: Bool, completesResults: Bool = false) {
         plans = QueryPlanLog(explain: explain)
         self.defersItems = defersItems
+        self.completesResults = completesResults
+    }
+
+    /// Root mutation results completed by ``ItemProjection``, by response key. The executor
+    /// saw `null` for them; they belong in `data` in its place.
+    var completedResults: [String: Map] { results.withLockedValue { $0 } }
+
+    /// The selection a root mutation field's result can be completed on, when the request
+    /// lets resolvers complete results: `nil` for a nested field, a non-null result type (a
+    /// `null` handed to the executor would be an error) or a field with directives.
+    func resultSelection(_ info: GraphQLResolveInfo) -> SelectionSet? {
+        guard completesResults, info.path.elements.count == 1, !(info.returnType is GraphQLNonNull), info.fieldASTs.count == 1,
+            let field = info.fieldASTs.first, field.directives.isEmpty
+        else { return nil }
+        return field.selectionSet
+    }
+
+    /// Records the completed result of the root field at `info`'s path.
+    func complete(_ info: GraphQLResolveInfo, with result: Map) {
+        guard case .key(let key) = info.path.elements[0].indexPathValue else { return }
+        results.withLockedValue { $0[key] = result }
     }
 
     func deferPage(_ page: DeferredPage) {
