@@ -8,8 +8,8 @@ extension SQLiteTransaction {
     // MARK: - Writing
 
     func stampChange(now: Int) throws -> Int {
-        let statement = try db.cachedStatement(sql: SyncLogTables.stampSQL)
-        guard let stamp = try Int.fetchOne(statement, arguments: [now]) else {
+        try db.cachedStatement(sql: SyncLogTables.stampSQL).execute(arguments: [now])
+        guard db.changesCount == 1, let stamp = try Int.fetchOne(db.cachedStatement(sql: SyncLogTables.clockSQL)) else {
             throw AppSyncError(.internalFailure, "The change clock row is missing from \(SyncLogTables.clock). Reopen the store to recreate it.")
         }
         return stamp

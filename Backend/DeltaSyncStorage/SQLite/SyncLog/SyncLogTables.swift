@@ -86,8 +86,13 @@ enum SyncLogTables {
 
     // MARK: - Statements
 
-    /// Advances the clock to `max(now, last + 1)` and returns it.
-    static let stampSQL = "UPDATE deltasync_clock SET last = max(?, last + 1) RETURNING last"
+    /// Advances the clock to `max(now, last + 1)`; ``clockSQL`` reads it back in the same
+    /// transaction. Not `RETURNING`: SQLite collects returned rows in a temporary B-tree, whose
+    /// page cache it allocated and freed on every mutation (glibc then gave the pages back to
+    /// the kernel and faulted them in again: a tenth of a mutation's server time).
+    static let stampSQL = "UPDATE deltasync_clock SET last = max(?, last + 1)"
+
+    static let clockSQL = "SELECT last FROM deltasync_clock"
 
     static let appendDeltaSQL = "INSERT INTO deltasync_delta (model, changedAt, key, version, item) VALUES (?, ?, ?, ?, ?)"
 
