@@ -7,6 +7,10 @@ import NIOWebSocket
 /// the time of an event is taken when its frame arrives. The benchmark client shares the
 /// machine's cores with the server; an async iteration per message would add the client's
 /// own task scheduling to every figure.
+///
+/// The events of one read from the socket arrived together: they get the time of that read
+/// and are counted once per read, so decoding the frames before an event, and taking a lock
+/// for each, is not counted as the event's latency (nor slows the server on the shared cores).
 final class Subscriber: ChannelInboundHandler, Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -15,11 +19,17 @@ final class Subscriber: ChannelInboundHandler, Sendable {
     private let subscriptions: Int
     private let apiKey: String
     private let ready: @Sendable () -> Void
-    private let received: @Sendable () -> Void
+    private let received: @Sendable (Int, ContinuousClock.Instant) -> Void
     /// Touched only on the channel's event loop.
     nonisolated(unsafe) private var acknowledged = 0
+    /// Events of the current read, and when the read began.
+    nonisolated(unsafe) private var pending = 0
+    nonisolated(unsafe) private var readAt = ContinuousClock.now
 
-    init(subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void, received: @escaping @Sendable () -> Void) {
+    init(
+        subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void,
+        received: @escaping @Sendable (Int, ContinuousClock.Instant) -> Void
+    ) {
         self.subscriptions = subscriptions
         self.apiKey = apiKey
         self.ready = ready
@@ -30,7 +40,7 @@ final class Subscriber: ChannelInboundHandler, Sendable {
     /// Swift does), and starts the subscriptions once acknowledged.
     static func connect(
         port: Int, subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void,
-        received: @escaping @Sendable () -> Void
+        received: @escaping @Sendable (Int, ContinuousClock.Instant) -> Void
     ) async throws -> any Channel {
         let subscriber = Subscriber(subscriptions: subscriptions, apiKey: apiKey, ready: ready, received: received)
         let (channel, upgraded) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -69,7 +79,8 @@ final class Subscriber: ChannelInboundHandler, Sendable {
         guard frame.opcode == .text else { return }
         let text = frame.data.readableBytesView
         if text.starts(with: Self.dataPrefix) {
-            received()
+            if pending == 0 { readAt = .now }
+            pending += 1
             return
         }
         let message = String(decoding: text, as: UTF8.self)
@@ -87,6 +98,12 @@ final class Subscriber: ChannelInboundHandler, Sendable {
         } else if message.contains("error") {
             fatalError("server error: \(message)")
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if pending > 0 { received(pending, readAt) }
+        pending = 0
+        context.fireChannelReadComplete()
     }
 
     private func send(_ text: String, context: ChannelHandlerContext) {

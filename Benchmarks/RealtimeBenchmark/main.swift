@@ -88,11 +88,11 @@ final class Deliveries: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    func record() {
-        let now = ContinuousClock.now
+    /// Records `count` events that arrived `at` one instant (one read from the socket).
+    func record(_ count: Int, at arrival: ContinuousClock.Instant) {
         let done: (CheckedContinuation<[ContinuousClock.Instant], Never>, [ContinuousClock.Instant])? = state.withLockedValue { state in
-            state.times.append(now)
-            guard state.times.count == state.expected, let waiter = state.waiter else { return nil }
+            state.times.append(contentsOf: repeatElement(arrival, count: count))
+            guard state.times.count >= state.expected, let waiter = state.waiter else { return nil }
             state.waiter = nil
             let times = state.times
             state.times = []
@@ -171,7 +171,7 @@ let (ready, markReady) = readiness(connectionCount)
 var clients: [any Channel] = []
 for _ in 0..<connectionCount {
     clients.append(try await Subscriber.connect(
-        port: server.port, subscriptions: perConnection, apiKey: apiKey, ready: markReady, received: { deliveries.record() }))
+        port: server.port, subscriptions: perConnection, apiKey: apiKey, ready: markReady, received: { deliveries.record($0, at: $1) }))
 }
 for await _ in ready {}
 
@@ -193,7 +193,7 @@ for n in 0..<mutationCount {
     latencies += arrivals.map { milliseconds($0 - sent) }
     firsts.append(arrivals.map { milliseconds($0 - sent) }.min() ?? 0)
 }
-for client in clients { try await client.close() }
+for client in clients { try await client.close().get() }
 latencies.sort()
 roundTrips.sort()
 firsts.sort()
@@ -218,7 +218,7 @@ for start in stride(from: 0, to: idleConnections, by: 500) {
     let (wave, markWave) = readiness(min(500, idleConnections - start))
     for _ in start..<min(start + 500, idleConnections) {
         idle.append(try await Subscriber.connect(
-            port: idleServer.port, subscriptions: 1, apiKey: apiKey, ready: { markIdleReady(); markWave() }, received: {}))
+            port: idleServer.port, subscriptions: 1, apiKey: apiKey, ready: { markIdleReady(); markWave() }, received: { _, _ in }))
     }
     for await _ in wave {}
 }
@@ -229,5 +229,5 @@ row("   server resident memory with no connections (baseline)", String(format: "
 row("   server resident memory with \(idleConnections) connections", String(format: "%8.1f MB", Double(after) / 1e6))
 row("   per connection", String(format: "%8.1f KB", Double(after - before) / Double(idleConnections) / 1e3))
 say("   target: under 500 MB resident")
-for channel in idle { try? await channel.close() }
+for channel in idle { try? await channel.close().get() }
 idleServer.stop()
