@@ -13,6 +13,14 @@ struct ExecutableSchema: Sendable {
     let projection: ItemProjection
     /// Each subscription field's triggering mutations, from `@aws_subscribe(mutations:)`.
     let subscriptionTriggers: [String: [String]]
+    /// The generated create, update and delete mutations, by field name.
+    let modelMutations: [String: ModelMutation]
+
+    /// A generated mutation of a model, callable without the executor.
+    struct ModelMutation: Sendable {
+        let model: Model
+        let run: @Sendable (_ args: Map, _ field: MutationField) async throws -> ItemObject
+    }
 
     init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
         sdl = schema.appSyncSDL()
@@ -28,6 +36,7 @@ struct ExecutableSchema: Sendable {
 
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
+        var modelMutations: [String: ModelMutation] = [:]
         for model in schema.models {
             let ops = model.operations
             if let name = ops.get {
@@ -56,24 +65,16 @@ struct ExecutableSchema: Sendable {
                     }
                 }
             }
-            if let name = ops.create {
+            let runs: [(String?, @Sendable (Map, MutationField) async throws -> ItemObject)] = [
+                (ops.create, { args, field in try await mutations.create(model, args: args, field: field) }),
+                (ops.update, { args, field in try await mutations.update(model, args: args, field: field) }),
+                (ops.delete, { args, field in try await mutations.delete(model, args: args, field: field) }),
+            ]
+            for case (let name?, let run) in runs {
+                modelMutations[name] = ModelMutation(model: model, run: run)
                 mutationResolvers[name] = { _, args, context, info in
                     try await Self.mutationResult(model, context: context, info: info, projection: projection) {
-                        try await mutations.create(model, args: args, info: info)
-                    }
-                }
-            }
-            if let name = ops.update {
-                mutationResolvers[name] = { _, args, context, info in
-                    try await Self.mutationResult(model, context: context, info: info, projection: projection) {
-                        try await mutations.update(model, args: args, info: info)
-                    }
-                }
-            }
-            if let name = ops.delete {
-                mutationResolvers[name] = { _, args, context, info in
-                    try await Self.mutationResult(model, context: context, info: info, projection: projection) {
-                        try await mutations.delete(model, args: args, info: info)
+                        try await run(args, MutationField(info))
                     }
                 }
             }
@@ -98,6 +99,7 @@ struct ExecutableSchema: Sendable {
                 try Self.attach(relationResolvers, to: type)
             }
         }
+        self.modelMutations = modelMutations
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
     }
@@ -122,8 +124,14 @@ struct ExecutableSchema: Sendable {
         _ model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
         resolve: () async throws -> ItemObject
     ) async throws -> ItemObject? {
-        let result = try await resolve()
-        guard let scope = context as? RequestScope, let selection = scope.resultSelection(info),
+        let scope = context as? RequestScope
+        let result: ItemObject
+        if let earlier = scope?.earlierResult(info) {
+            result = try earlier.get()
+        } else {
+            result = try await resolve()
+        }
+        guard let scope, let selection = scope.resultSelection(info),
             let completed = projection.object(result.item, of: model, selection: selection, fragments: info.fragments)
         else { return result }
         scope.complete(info, with: completed)

@@ -34,6 +34,12 @@ struct ItemProjection: Sendable {
         return ItemArrayWriter(projection: self, plan: plan)
     }
 
+    /// Whether ``object(_:of:selection:fragments:)`` can complete results on `selection`,
+    /// values permitting.
+    func completes(_ model: Model, selection: SelectionSet, fragments: [String: FragmentDefinition]) -> Bool {
+        plan(model, selection: [selection], fragments: fragments).map { !$0.hasRelations } ?? false
+    }
+
     /// A mutation's result as the executor would complete it, for a selection that needs no
     /// other reads; `nil` where the executor must complete it (a relation, anything
     /// ``collect(_:fragments:)`` refuses, a null in a non-null field).

@@ -69,23 +69,45 @@ struct RequestExecutor: Sendable {
             {
                 return answered
             }
-            let scope = RequestScope(explain: explain, defersItems: false, completesResults: operation?.operation == .mutation)
+            var earlierResults: [String: Result<ItemObject, any Error>] = [:]
+            if let operation,
+                let shortcut = MutationShortcut(
+                    operation, fragments: document.fragmentsByName, variables: request.variables, schema: schema)
+            {
+                switch await shortcut.run(projection: schema.projection) {
+                case .success(let result):
+                    let data = Map.dictionary([shortcut.responseKey: result])
+                    publishEvents(of: operation, data: data, document: document, request: request)
+                    return (Self.body(data: data, errors: []), [])
+                case .failure(let failure):
+                    earlierResults[shortcut.responseKey] = failure.outcome
+                }
+            }
+            let scope = RequestScope(
+                explain: explain, defersItems: false, completesResults: operation?.operation == .mutation,
+                earlierResults: earlierResults)
             let result = try await run(request, document: document, scope: scope)
             let data = Self.data(result.data, completing: scope.completedResults)
-            if let events, let operation, operation.operation == .mutation {
-                for event in MutationEvent.events(
-                    of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
-                    schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
-                    wanted: events.hasSubscribers(for:))
-                {
-                    events.publish(event)
-                }
+            if let operation, operation.operation == .mutation {
+                publishEvents(of: operation, data: data, document: document, request: request)
             }
             return (Self.body(data: data, errors: result.errors.map(Self.executionError), scope: scope), [])
         } catch let error as GraphQLError {
             return (Self.body(data: nil, errors: [Self.executionError(error)]), [])
         } catch {
             return (Self.body(data: nil, errors: [Self.plainError("\(error)", errorType: .internalFailure)]), [])
+        }
+    }
+
+    /// Hands subscribers the events of a mutation's results.
+    private func publishEvents(of operation: OperationDefinition, data: Map?, document: Document, request: GraphQLRequest) {
+        guard let events else { return }
+        for event in MutationEvent.events(
+            of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
+            schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
+            wanted: events.hasSubscribers(for:))
+        {
+            events.publish(event)
         }
     }
 

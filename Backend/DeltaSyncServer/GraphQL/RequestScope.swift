@@ -16,10 +16,25 @@ final class RequestScope: Sendable {
     private let pages = NIOLockedValueBox<[DeferredPage]>([])
     private let results = NIOLockedValueBox<[String: Map]>([:])
 
-    init(explain: Bool, defersItems: Bool, completesResults: Bool = false) {
+    /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
+    /// its resolver hands it to the executor instead of running the mutation again.
+    private let earlierResults: [String: Result<ItemObject, any Error>]
+
+    init(
+        explain: Bool, defersItems: Bool, completesResults: Bool = false,
+        earlierResults: [String: Result<ItemObject, any Error>] = [:]
+    ) {
         plans = QueryPlanLog(explain: explain)
         self.defersItems = defersItems
         self.completesResults = completesResults
+        self.earlierResults = earlierResults
+    }
+
+    /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.
+    func earlierResult(_ info: GraphQLResolveInfo) -> Result<ItemObject, any Error>? {
+        guard !earlierResults.isEmpty, info.path.elements.count == 1, case .key(let key) = info.path.elements[0].indexPathValue
+        else { return nil }
+        return earlierResults[key]
     }
 
     /// Root mutation results completed by ``ItemProjection``, by response key. The executor

@@ -10,8 +10,8 @@ import GraphQL
 struct ErrorItemShape: Sendable {
     let queries: QueryResolvers
 
-    func json(_ item: Item, model: Model, info: GraphQLResolveInfo) async -> JSONValue {
-        await json(item, model: model, selections: info.fieldASTs.compactMap(\.selectionSet), fragments: info.fragments)
+    func json(_ item: Item, model: Model, field: MutationField) async -> JSONValue {
+        await json(item, model: model, selections: field.selections, fragments: field.fragments)
     }
 
     private func json(

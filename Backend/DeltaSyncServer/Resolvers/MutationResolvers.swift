@@ -17,7 +17,7 @@ struct MutationResolvers: Sendable {
     /// How often a Lambda-resolved write is retried when the item changed meanwhile.
     static let maxConflictAttempts = 5
 
-    func create(_ model: Model, args: Map, info: GraphQLResolveInfo) async throws -> ItemObject {
+    func create(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
         let input = try Self.input(args)
         let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
         var item: Item = [:]
@@ -57,13 +57,13 @@ struct MutationResolvers: Sendable {
         return ItemObject(item: created)
     }
 
-    func update(_ model: Model, args: Map, info: GraphQLResolveInfo) async throws -> ItemObject {
-        try await change(model, args: args, info: info, isDelete: false)
+    func update(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
+        try await change(model, args: args, field: field, isDelete: false)
     }
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
-    func delete(_ model: Model, args: Map, info: GraphQLResolveInfo) async throws -> ItemObject {
-        try await change(model, args: args, info: info, isDelete: true)
+    func delete(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
+        try await change(model, args: args, field: field, isDelete: true)
     }
 
     // MARK: - Update and delete
@@ -84,7 +84,7 @@ struct MutationResolvers: Sendable {
         case retry
     }
 
-    private func change(_ model: Model, args: Map, info: GraphQLResolveInfo, isDelete: Bool) async throws -> ItemObject {
+    private func change(_ model: Model, args: Map, field: MutationField, isDelete: Bool) async throws -> ItemObject {
         let input = try Self.input(args)
         let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
         let key = try Self.key(model, from: input)
@@ -129,16 +129,16 @@ struct MutationResolvers: Sendable {
             case .written(let item):
                 return ItemObject(item: item)
             case .merged(let item, let existing):
-                await record(model, key, info, sent, existing, handler, "merged", item["_version"]?.intValue)
+                await record(model, key, field, sent, existing, handler, "merged", item["_version"]?.intValue)
                 return ItemObject(item: item)
             case .rejected(let existing):
-                await record(model, key, info, sent, existing, handler, "rejected", nil)
+                await record(model, key, field, sent, existing, handler, "rejected", nil)
                 throw AppSyncError(
                     .conflictUnhandled, "Conflict resolver rejects mutation.",
-                    data: await ErrorItemShape(queries: queries).json(existing, model: model, info: info))
+                    data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
             case .askLambda(let existing):
                 let decided = try await decideWithLambda(
-                    model, key: key, input: input, args: args, info: info, existing: existing, isDelete: isDelete)
+                    model, key: key, input: input, args: args, field: field, existing: existing, isDelete: isDelete)
                 if let item = decided { return ItemObject(item: item) }
             case .retry:
                 continue
@@ -151,11 +151,11 @@ struct MutationResolvers: Sendable {
     /// Calls the Lambda handler outside any transaction, then writes its decision only if the
     /// item is still the one it decided on. `nil` means "changed meanwhile, decide again".
     private func decideWithLambda(
-        _ model: Model, key: Item, input: Item, args: Map, info: GraphQLResolveInfo, existing: Item, isDelete: Bool
+        _ model: Model, key: Item, input: Item, args: Map, field: MutationField, existing: Item, isDelete: Bool
     ) async throws -> Item? {
         let sent = input["_version"]?.intValue ?? 0
         guard let lambda = environment.sync.lambda else {
-            await record(model, key, info, sent, existing, .lambda, "error: no handler configured", nil)
+            await record(model, key, field, sent, existing, .lambda, "error: no handler configured", nil)
             throw AppSyncError(
                 .conflictError,
                 "\(model.name) uses the LAMBDA conflict handler, but none is configured: start the server with --lambda-url.")
@@ -166,7 +166,7 @@ struct MutationResolvers: Sendable {
             arguments: JSONValue(args),
             resolver: [
                 "tableName": .string(model.name), "awsRegion": "local", "parentType": "Mutation",
-                "field": .string(info.fieldName),
+                "field": .string(field.name),
             ])
         let decision: LambdaConflictResponse
         do {
@@ -178,17 +178,17 @@ struct MutationResolvers: Sendable {
             } else {
                 failure = AppSyncError(.conflictError, "The conflict handler failed: \(error).")
             }
-            await record(model, key, info, sent, existing, .lambda, "error: \(failure.message)", nil)
+            await record(model, key, field, sent, existing, .lambda, "error: \(failure.message)", nil)
             throw failure
         }
         let next: Change
         let outcome: String
         switch (decision, isDelete) {
         case (.reject, _):
-            await record(model, key, info, sent, existing, .lambda, "rejected", nil)
+            await record(model, key, field, sent, existing, .lambda, "rejected", nil)
             throw AppSyncError(
                 .conflictUnhandled, "Conflict resolver rejects mutation.",
-                data: await ErrorItemShape(queries: queries).json(existing, model: model, info: info))
+                data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
         case (.resolve(let resolved), false):
             next = Self.resolved(resolved, over: existing, model: model)
             outcome = "resolved"
@@ -199,8 +199,8 @@ struct MutationResolvers: Sendable {
             let answer = isDelete ? "RESOLVE" : "REMOVE"
             let failure = AppSyncError(
                 .conflictError,
-                "The conflict handler answered \(answer), which does not apply to \(info.fieldName); answer \(isDelete ? "REMOVE" : "RESOLVE") or REJECT.")
-            await record(model, key, info, sent, existing, .lambda, "error: \(failure.message)", nil)
+                "The conflict handler answered \(answer), which does not apply to \(field.name); answer \(isDelete ? "REMOVE" : "RESOLVE") or REJECT.")
+            await record(model, key, field, sent, existing, .lambda, "error: \(failure.message)", nil)
             throw failure
         }
         try Self.requireNonNullFields(model, next.item, ignoringTimestamps: false)
@@ -212,17 +212,17 @@ struct MutationResolvers: Sendable {
             return try Self.commit(next, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
         }
         if let written {
-            await record(model, key, info, sent, existing, .lambda, outcome, written["_version"]?.intValue)
+            await record(model, key, field, sent, existing, .lambda, outcome, written["_version"]?.intValue)
         }
         return written
     }
 
     private func record(
-        _ model: Model, _ key: Item, _ info: GraphQLResolveInfo, _ sent: Int, _ existing: Item,
+        _ model: Model, _ key: Item, _ field: MutationField, _ sent: Int, _ existing: Item,
         _ handler: ConflictHandlerKind, _ outcome: String, _ resultVersion: Int?
     ) async {
         let record = ConflictRecord(
-            model: model.name, key: key, mutation: info.fieldName, incomingVersion: sent,
+            model: model.name, key: key, mutation: field.name, incomingVersion: sent,
             storedVersion: existing["_version"]?.intValue ?? 0, handler: handler.rawValue, outcome: outcome,
             resultVersion: resultVersion, at: environment.nowMilliseconds)
         // The log is for debugging: failing to write it must not fail the client's mutation.
