@@ -132,7 +132,8 @@ struct ExecutableSchema: Sendable {
             result = try await resolve()
         }
         guard let scope, let selection = scope.resultSelection(info),
-            let completed = projection.object(result.item, of: model, selection: selection, fragments: info.fragments)
+            let plan = projection.resultPlan(model, selection: selection, fragments: info.fragments),
+            let completed = projection.object(result.item, plan: plan)
         else { return result }
         scope.complete(info, with: completed)
         return nil

@@ -34,20 +34,26 @@ struct ItemProjection: Sendable {
         return ItemArrayWriter(projection: self, plan: plan)
     }
 
-    /// Whether ``object(_:of:selection:fragments:)`` can complete results on `selection`,
-    /// values permitting.
-    func completes(_ model: Model, selection: SelectionSet, fragments: [String: FragmentDefinition]) -> Bool {
-        plan(model, selection: [selection], fragments: fragments).map { !$0.hasRelations } ?? false
-    }
-
-    /// A mutation's result as the executor would complete it, for a selection that needs no
-    /// other reads; `nil` where the executor must complete it (a relation, anything
-    /// ``collect(_:fragments:)`` refuses, a null in a non-null field).
+    /// How to complete a mutation's results on a selection that needs no other reads, decided
+    /// once per request; `nil` where the executor must complete them (a relation, anything
+    /// ``collect(_:fragments:)`` refuses).
     ///
     /// The executor completes an object's fields in a task group, one child task per field:
     /// about 25 µs a field, when a DataStore client selects every field of the model.
-    func object(_ item: Item, of model: Model, selection: SelectionSet, fragments: [String: FragmentDefinition]) -> Map? {
+    func resultPlan(_ model: Model, selection: SelectionSet, fragments: [String: FragmentDefinition]) -> ResultPlan? {
         guard let plan = plan(model, selection: [selection], fragments: fragments), !plan.hasRelations else { return nil }
+        return ResultPlan(plan: plan)
+    }
+
+    /// A plan for ``object(_:plan:)``.
+    struct ResultPlan: Sendable {
+        fileprivate let plan: Plan
+    }
+
+    /// A mutation's result as the executor would complete it; `nil` for a null in a non-null
+    /// field, which the executor reports.
+    func object(_ item: Item, plan result: ResultPlan) -> Map? {
+        let plan = result.plan
         var object = OrderedDictionary<String, Map>()
         for (key, _, entry) in plan.entries {
             switch entry {
@@ -58,6 +64,7 @@ struct ItemProjection: Sendable {
                 if required != nil, value.isNull { return nil }
                 object[key] = value.map
             case .value(let field, let subFields):
+                let fragments = plan.fragments.fragments
                 guard let map = value(item[field.name] ?? .null, of: field, subFields: subFields?.fields, fragments: fragments)
                 else { return nil }
                 object[key] = map

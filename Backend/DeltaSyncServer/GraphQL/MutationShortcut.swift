@@ -18,6 +18,7 @@ struct MutationShortcut: @unchecked Sendable {
     private let selection: SelectionSet
     private let fragments: [String: FragmentDefinition]
     private let mutation: ExecutableSchema.ModelMutation
+    private let plan: ItemProjection.ResultPlan
     private let arguments: Map
 
     /// The response key of the mutation's result.
@@ -32,7 +33,7 @@ struct MutationShortcut: @unchecked Sendable {
             let field = operation.selectionSet.selections.first as? GraphQL.Field, field.directives.isEmpty,
             let selection = field.selectionSet,
             let mutation = schema.modelMutations[field.name.value],
-            schema.projection.completes(mutation.model, selection: selection, fragments: fragments),
+            let plan = schema.projection.resultPlan(mutation.model, selection: selection, fragments: fragments),
             let definition = try? schema.graphQL.mutationType?.fields()[field.name.value],
             let coerced = Self.variables(operation.variableDefinitions, variables, schema: schema.graphQL),
             let arguments = Self.arguments(field, definition: definition, variables: coerced)
@@ -41,6 +42,7 @@ struct MutationShortcut: @unchecked Sendable {
         self.selection = selection
         self.fragments = fragments
         self.mutation = mutation
+        self.plan = plan
         self.arguments = arguments
     }
 
@@ -61,7 +63,10 @@ struct MutationShortcut: @unchecked Sendable {
 
     /// The field's arguments in definition order, as the library resolves them: a variable's
     /// coerced value (`.undefined` when not given), else the default. `nil` for an argument
-    /// written inline (left to the library) or a value its type refuses.
+    /// written inline (left to the library) or a missing value for a non-null argument.
+    ///
+    /// A validated document only passes a variable where its type fits the argument's, so a
+    /// coerced variable needs no second check against the argument's type.
     private static func arguments(_ field: GraphQL.Field, definition: GraphQLField, variables: [String: Map]) -> Map? {
         guard field.arguments.allSatisfy({ definition.args[$0.name.value] != nil }) else { return nil }
         var arguments = OrderedDictionary<String, Map>()
@@ -73,7 +78,7 @@ struct MutationShortcut: @unchecked Sendable {
             } else {
                 value = argument.defaultValue ?? .undefined
             }
-            guard VariableCoercion.coerce(value, to: argument.type) != nil else { return nil }
+            guard !(argument.type is GraphQLNonNull) || (value != .undefined && value != .null) else { return nil }
             arguments[name] = value
         }
         return .dictionary(arguments)
@@ -89,9 +94,9 @@ struct MutationShortcut: @unchecked Sendable {
         } catch {
             outcome = .failure(error)
         }
-        guard case .success(let object) = outcome,
-            let result = projection.object(object.item, of: mutation.model, selection: selection, fragments: fragments)
-        else { return .failure(Failure(outcome: outcome)) }
+        guard case .success(let object) = outcome, let result = projection.object(object.item, plan: plan) else {
+            return .failure(Failure(outcome: outcome))
+        }
         return .success(result)
     }
 
