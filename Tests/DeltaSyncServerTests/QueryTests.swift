@@ -191,4 +191,22 @@ import Testing
             #expect(listed["items"] == [], "refused creates stored nothing")
         }
     }
+
+    /// `[String]` allows null elements. The GraphQL library cannot complete a list holding null
+    /// (it fails the whole response), so root results are completed by `ItemProjection`.
+    @Test func aListHoldingNullReadsBack() async throws {
+        try await TestServer().withClient { client in
+            let created = try await client.expectData(
+                "createPost", "mutation($i: CreatePostInput!) { createPost(input: $i) { tags } }",
+                ["i": ["id": "n1", "blogID": "b1", "title": "T", "tags": ["a", nil]]])
+            #expect(created["tags"] == ["a", nil])
+            let got = try await client.expectData("getPost", #"{ getPost(id: "n1") { tags } }"#)
+            #expect(got["tags"] == ["a", nil])
+            for field in ["listPosts", "syncPosts"] {
+                let page = try await client.expectData(field, "{ \(field) { items { tags } } }")
+                #expect(page["items"][0]["tags"] == ["a", nil], "\(field)")
+            }
+        }
+    }
 }
+

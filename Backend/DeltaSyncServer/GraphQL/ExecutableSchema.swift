@@ -40,7 +40,10 @@ struct ExecutableSchema: Sendable {
         for model in schema.models {
             let ops = model.operations
             if let name = ops.get {
-                queryResolvers[name] = { _, args, _, _ in try await queries.get(model, args: args) }
+                queryResolvers[name] = { _, args, context, info in
+                    guard let found = try await queries.get(model, args: args) else { return nil }
+                    return Self.completed(found, model: model, context: context, info: info, projection: projection)
+                }
             }
             if let name = ops.list {
                 queryResolvers[name] = { _, args, context, info in
@@ -117,21 +120,28 @@ struct ExecutableSchema: Sendable {
         return scope.deferItems(of: try await resolve(writer), model: model, target: target)
     }
 
-    /// A root mutation field: its result is completed here when the request allows it and
-    /// the selection needs no other reads; the executor then sees `null`, and
-    /// ``RequestExecutor`` puts the result in its place.
+    /// A root mutation field: the mutation's outcome (``MutationShortcut``'s when it ran the
+    /// mutation already), completed by ``completed(_:model:context:info:projection:)``.
     private static func mutationResult(
         _ model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
         resolve: () async throws -> ItemObject
     ) async throws -> ItemObject? {
-        let scope = context as? RequestScope
         let result: ItemObject
-        if let earlier = scope?.earlierResult(info) {
+        if let earlier = (context as? RequestScope)?.earlierResult(info) {
             result = try earlier.get()
         } else {
             result = try await resolve()
         }
-        guard let scope, let selection = scope.resultSelection(info),
+        return completed(result, model: model, context: context, info: info, projection: projection)
+    }
+
+    /// `result` for the executor to complete, or `nil` once it is completed here: when the
+    /// request allows it and the selection needs no other reads. The executor then sees `null`,
+    /// and ``RequestExecutor`` puts the result in its place.
+    private static func completed(
+        _ result: ItemObject, model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection
+    ) -> ItemObject? {
+        guard let scope = context as? RequestScope, let selection = scope.resultSelection(info),
             let plan = projection.resultPlan(model, selection: selection, fragments: info.fragments),
             let completed = projection.object(result.item, plan: plan)
         else { return result }

@@ -136,11 +136,12 @@ struct RequestExecutor: Sendable {
     private func executeProjectingItems(_ request: GraphQLRequest, document: Document, explain: Bool) async throws
         -> (Map, [ResponseJSON.Splice])?
     {
-        let scope = RequestScope(explain: explain, defersItems: true)
+        let scope = RequestScope(explain: explain, defersItems: true, completesResults: true)
         let result = try await run(request, document: document, scope: scope)
         let pages = scope.deferred
         guard result.errors.isEmpty else { return nil }
-        guard !pages.isEmpty else { return (Self.body(data: result.data, errors: [], scope: scope), []) }
+        let data = Self.data(result.data, completing: scope.completedResults)
+        guard !pages.isEmpty else { return (Self.body(data: data, errors: [], scope: scope), []) }
         var splices: [ResponseJSON.Splice] = []
         var errors: [Map] = []
         for page in pages {
@@ -158,7 +159,7 @@ struct RequestExecutor: Sendable {
             splices.append(ResponseJSON.Splice(path: ["data"] + path, json: array.bytes))
             errors += array.nulledItems.map { Self.nullInNonNullError($0, model: array.model, path: path) }
         }
-        return (Self.body(data: result.data, errors: errors, scope: scope), splices)
+        return (Self.body(data: data, errors: errors, scope: scope), splices)
     }
 
     // MARK: - Error shapes

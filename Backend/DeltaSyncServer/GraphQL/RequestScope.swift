@@ -10,7 +10,7 @@ final class RequestScope: Sendable {
     /// Whether root connection resolvers hand their items to ``deferred`` instead of the
     /// GraphQL executor, which completes list items one task group per item.
     let defersItems: Bool
-    /// Whether root mutation resolvers complete their result themselves (see
+    /// Whether root mutation and `get` resolvers complete their result themselves (see
     /// ``completedResults``) instead of the executor.
     let completesResults: Bool
     private let pages = NIOLockedValueBox<[DeferredPage]>([])
@@ -37,11 +37,11 @@ final class RequestScope: Sendable {
         return earlierResults[key]
     }
 
-    /// Root mutation results completed by ``ItemProjection``, by response key. The executor
-    /// saw `null` for them; they belong in `data` in its place.
+    /// Root results completed by ``ItemProjection``, by response key. The executor saw `null`
+    /// for them; they belong in `data` in its place.
     var completedResults: [String: Map] { results.withLockedValue { $0 } }
 
-    /// The selection a root mutation field's result can be completed on, when the request
+    /// The selection a root field's result can be completed on, when the request
     /// lets resolvers complete results: `nil` for a nested field, a non-null result type (a
     /// `null` handed to the executor would be an error) or a field with directives.
     func resultSelection(_ info: GraphQLResolveInfo) -> SelectionSet? {
