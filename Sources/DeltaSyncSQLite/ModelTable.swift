@@ -299,8 +299,7 @@ package struct ModelTable: Sendable {
 
     /// ``put(_:in:)`` with a statement prepared from ``insertSQL``, which a batch prepares once.
     package func put(_ item: Item, using statement: Statement) throws {
-        let code = try step(item, using: statement)
-        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+        try step(item, using: statement)
     }
 
     /// Inserts the row of `item` unless a row with its key exists; `statement` is prepared
@@ -312,17 +311,16 @@ package struct ModelTable: Sendable {
     /// - Returns: `false` when nothing was written: a row with the key exists, or the row
     ///   breaks a constraint, which ``put(_:using:)`` reports.
     package func insertIfAbsent(_ item: Item, using statement: Statement) throws -> Bool {
-        let code = try step(item, using: statement)
-        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
+        try step(item, using: statement)
         return sqlite3_changes(sqlite3_db_handle(statement.sqliteStatement)) > 0
     }
 
     /// Binds `item` to an insert statement from ``insertSQL`` or ``insertIfAbsentSQL`` and
-    /// runs it; returns SQLite's result code.
+    /// runs it.
     ///
     /// Binds with SQLite's C API, as ``item(from:)`` reads: building GRDB's arguments cost more
     /// than the insert when a sync page applies a thousand records.
-    private func step(_ item: Item, using statement: Statement) throws -> Int32 {
+    private func step(_ item: Item, using statement: Statement) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         // Every column starts NULL; only the item's values are bound, which walks the item's
@@ -343,7 +341,7 @@ package struct ModelTable: Sendable {
         if !versionBound { sqlite3_bind_int64(handle, Int32(versionColumn + 1), 1) }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
-        return code
+        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
     }
 
     private func bind(_ value: JSONValue, column: Int, at position: Int32, to handle: SQLiteStatement) throws {

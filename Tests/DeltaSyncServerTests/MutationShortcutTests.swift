@@ -1,5 +1,8 @@
 import DeltaSyncCore
+import GraphQL
 import Testing
+
+@testable import DeltaSyncServer
 
 /// Generated mutations with their arguments in variables run without the GraphQL executor;
 /// a directive on the mutation field makes the server use the executor, so the two can be
@@ -81,6 +84,28 @@ import Testing
         case .array(let elements): return .array(elements.map(masked))
         default: return value
         }
+    }
+
+    /// Which requests skip the executor: the comparison above is only worth something if the
+    /// cases without a directive do.
+    @Test(arguments: [
+        ("mutation M($i: CreatePostInput!) { createPost(input: $i) { id title } }", true),
+        ("mutation M($i: UpdatePostInput!, $c: ModelPostConditionInput) { r: updatePost(input: $i, condition: $c) { ...F } } fragment F on Post { id }", true),
+        ("mutation M($i: CreatePostInput!) { createPost(input: $i) @include(if: true) { id } }", false),
+        ("mutation M($i: CreatePostInput!) { createPost(input: $i, condition: null) { id } }", false),
+        ("mutation M($i: CreatePostInput!) { createPost(input: $i) { id blog { id } } }", false),
+        ("mutation M($i: CreatePostInput!) { a: createPost(input: $i) { id } b: createPost(input: $i) { id } }", false),
+        ("mutation M($i: CreatePostInput! = {blogID: \"b\", title: \"t\"}) { createPost(input: $i) { id } }", false),
+    ])
+    func takesDataStoreShapedMutationsOnly(_ query: String, shortcut: Bool) throws {
+        let server = try TestServer().server
+        let document = try parse(source: Source(body: query))
+        let operation = try #require(document.definitions.compactMap { $0 as? OperationDefinition }.first)
+        let fragments = Dictionary(
+            uniqueKeysWithValues: document.definitions.compactMap { $0 as? FragmentDefinition }.map { ($0.name.value, $0) })
+        let variables: [String: JSONValue] = ["i": ["id": "x", "blogID": "b1", "title": "T", "_version": 1]]
+        let taken = MutationShortcut(operation, fragments: fragments, variables: variables, schema: server.executor.schema) != nil
+        #expect(taken == shortcut)
     }
 
     @Test(arguments: cases)

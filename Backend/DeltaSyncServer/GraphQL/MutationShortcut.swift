@@ -18,6 +18,7 @@ struct MutationShortcut: @unchecked Sendable {
     private let selection: SelectionSet
     private let fragments: [String: FragmentDefinition]
     private let mutation: ExecutableSchema.ModelMutation
+    private let projection: ItemProjection
     private let plan: ItemProjection.ResultPlan
     private let arguments: Map
 
@@ -42,6 +43,7 @@ struct MutationShortcut: @unchecked Sendable {
         self.selection = selection
         self.fragments = fragments
         self.mutation = mutation
+        self.projection = schema.projection
         self.plan = plan
         self.arguments = arguments
     }
@@ -86,7 +88,7 @@ struct MutationShortcut: @unchecked Sendable {
 
     /// Runs the mutation. Returns the result for `data`, or the mutation's outcome for the
     /// executor to complete (``RequestScope``'s earlier results).
-    func run(projection: ItemProjection) async -> Result<Map, Failure> {
+    func run() async -> Result<Map, Failure> {
         let outcome: Result<ItemObject, any Error>
         do {
             let call = MutationField(name: field.name.value, selections: [selection], fragments: fragments)

@@ -74,7 +74,7 @@ struct RequestExecutor: Sendable {
                 let shortcut = MutationShortcut(
                     operation, fragments: document.fragmentsByName, variables: request.variables, schema: schema)
             {
-                switch await shortcut.run(projection: schema.projection) {
+                switch await shortcut.run() {
                 case .success(let result):
                     let data = Map.dictionary([shortcut.responseKey: result])
                     publishEvents(of: operation, data: data, document: document, request: request)
@@ -83,9 +83,7 @@ struct RequestExecutor: Sendable {
                     earlierResults[shortcut.responseKey] = failure.outcome
                 }
             }
-            let scope = RequestScope(
-                explain: explain, defersItems: false, completesResults: operation?.operation == .mutation,
-                earlierResults: earlierResults)
+            let scope = RequestScope(explain: explain, defersItems: false, earlierResults: earlierResults)
             let result = try await run(request, document: document, scope: scope)
             let data = Self.data(result.data, completing: scope.completedResults)
             if let operation, operation.operation == .mutation {
@@ -136,7 +134,7 @@ struct RequestExecutor: Sendable {
     private func executeProjectingItems(_ request: GraphQLRequest, document: Document, explain: Bool) async throws
         -> (Map, [ResponseJSON.Splice])?
     {
-        let scope = RequestScope(explain: explain, defersItems: true, completesResults: true)
+        let scope = RequestScope(explain: explain, defersItems: true)
         let result = try await run(request, document: document, scope: scope)
         let pages = scope.deferred
         guard result.errors.isEmpty else { return nil }

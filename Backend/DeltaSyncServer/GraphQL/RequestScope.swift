@@ -10,9 +10,6 @@ final class RequestScope: Sendable {
     /// Whether root connection resolvers hand their items to ``deferred`` instead of the
     /// GraphQL executor, which completes list items one task group per item.
     let defersItems: Bool
-    /// Whether root mutation and `get` resolvers complete their result themselves (see
-    /// ``completedResults``) instead of the executor.
-    let completesResults: Bool
     private let pages = NIOLockedValueBox<[DeferredPage]>([])
     private let results = NIOLockedValueBox<[String: Map]>([:])
 
@@ -20,32 +17,32 @@ final class RequestScope: Sendable {
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
-    init(
-        explain: Bool, defersItems: Bool, completesResults: Bool = false,
-        earlierResults: [String: Result<ItemObject, any Error>] = [:]
-    ) {
+    init(explain: Bool, defersItems: Bool, earlierResults: [String: Result<ItemObject, any Error>] = [:]) {
         plans = QueryPlanLog(explain: explain)
         self.defersItems = defersItems
-        self.completesResults = completesResults
         self.earlierResults = earlierResults
+    }
+
+    /// The response key of a root field; `nil` for a nested one.
+    private static func rootKey(_ info: GraphQLResolveInfo) -> String? {
+        guard info.path.elements.count == 1, case .key(let key) = info.path.elements[0].indexPathValue else { return nil }
+        return key
     }
 
     /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.
     func earlierResult(_ info: GraphQLResolveInfo) -> Result<ItemObject, any Error>? {
-        guard !earlierResults.isEmpty, info.path.elements.count == 1, case .key(let key) = info.path.elements[0].indexPathValue
-        else { return nil }
-        return earlierResults[key]
+        Self.rootKey(info).flatMap { earlierResults[$0] }
     }
 
     /// Root results completed by ``ItemProjection``, by response key. The executor saw `null`
     /// for them; they belong in `data` in its place.
     var completedResults: [String: Map] { results.withLockedValue { $0 } }
 
-    /// The selection a root field's result can be completed on, when the request
-    /// lets resolvers complete results: `nil` for a nested field, a non-null result type (a
-    /// `null` handed to the executor would be an error) or a field with directives.
+    /// The selection a root field's result can be completed on: `nil` for a nested field, a
+    /// non-null result type (a `null` handed to the executor would be an error) or a field
+    /// with directives.
     func resultSelection(_ info: GraphQLResolveInfo) -> SelectionSet? {
-        guard completesResults, info.path.elements.count == 1, !(info.returnType is GraphQLNonNull), info.fieldASTs.count == 1,
+        guard Self.rootKey(info) != nil, !(info.returnType is GraphQLNonNull), info.fieldASTs.count == 1,
             let field = info.fieldASTs.first, field.directives.isEmpty
         else { return nil }
         return field.selectionSet
@@ -53,7 +50,7 @@ final class RequestScope: Sendable {
 
     /// Records the completed result of the root field at `info`'s path.
     func complete(_ info: GraphQLResolveInfo, with result: Map) {
-        guard case .key(let key) = info.path.elements[0].indexPathValue else { return }
+        guard let key = Self.rootKey(info) else { return }
         results.withLockedValue { $0[key] = result }
     }
 
@@ -66,8 +63,7 @@ final class RequestScope: Sendable {
     /// Where a root connection field's items go when the request defers them: `nil` when it
     /// does not, or the field is not a root field with one plain `items` selection.
     func itemsTarget(_ info: GraphQLResolveInfo) -> ItemsTarget? {
-        guard defersItems, info.path.elements.count == 1, case .key(let rootKey) = info.path.elements[0].indexPathValue
-        else { return nil }
+        guard defersItems, let rootKey = Self.rootKey(info) else { return nil }
         let itemsFields = info.fieldASTs.flatMap { $0.selectionSet?.selections ?? [] }.compactMap { $0 as? GraphQL.Field }
             .filter { $0.name.value == "items" }
         guard itemsFields.count == 1, let itemsField = itemsFields.first, let selection = itemsField.selectionSet,
