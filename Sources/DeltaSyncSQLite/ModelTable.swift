@@ -43,6 +43,8 @@ package struct ModelTable: Sendable {
     package let quotedName: String
     package let columns: [Column]
     package let columnIndex: [String: Int]
+    /// ``columnIndex`` as an open-addressed table keyed by ``fingerprint(_:)``, for binding.
+    private let columnSlots: [Int]
     /// The column of each of the model's stored fields, in the schema's order: how generated
     /// models read a row by field position.
     package let storedFieldColumns: [Int]
@@ -116,6 +118,13 @@ package struct ModelTable: Sendable {
         self.quotedName = model.name.quotedDatabaseIdentifier
         self.columns = columns
         self.columnIndex = columnIndex
+        var slots = [Int](repeating: -1, count: max(8, 1 << (Int.bitWidth - (columns.count * 4).leadingZeroBitCount)))
+        for (i, column) in columns.enumerated() {
+            var slot = Self.fingerprint(column.name) & (slots.count - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+            slots[slot] = i
+        }
+        self.columnSlots = slots
         self.storedFieldColumns = storedFieldColumns
         self.keyColumnCount = (primaryKey.max() ?? -1) + 1
         self.isKeyColumn = (0..<keyColumnCount).map { primaryKey.contains($0) }
@@ -216,24 +225,30 @@ package struct ModelTable: Sendable {
 
     // MARK: - Rows
 
-    /// The values of the primary key fields of `item`, in key order (`null` for a missing one).
-    package func keyValues(_ item: Item) -> [JSONValue] {
-        primaryKey.map { item[columns[$0].name] ?? .null }
+    /// The primary key of `item` as one value: the key field's value, or for a composite key
+    /// the array of its fields' values in key order (`null` for a missing one).
+    ///
+    /// Most models have a single key field; a sync page keys a thousand records, and an array
+    /// per record cost an allocation each.
+    package func key(of item: Item) -> JSONValue {
+        if primaryKey.count == 1 { return item[columns[primaryKey[0]].name] ?? .null }
+        return .array(primaryKey.map { item[columns[$0].name] ?? .null })
     }
 
     /// The sync metadata of every stored row whose key is among `items`' keys, by
-    /// ``keyValues(_:)``. One statement for a whole sync page: the keys go in as one JSON array,
+    /// ``key(of:)``. One statement for a whole sync page: the keys go in as one JSON array,
     /// so a thousand lookups cost one statement's overhead instead of a thousand.
-    package func metadata(ofKeys items: [Item], in db: Database) throws -> [[JSONValue]: RowMetadata] {
+    package func metadata(ofKeys items: [Item], in db: Database) throws -> [JSONValue: RowMetadata] {
         guard !items.isEmpty else { return [:] }
-        let keys = JSONValue.array(items.map { .array(keyValues($0)) })
+        let keys = JSONValue.array(items.map { item in .array(primaryKey.map { item[columns[$0].name] ?? .null }) })
         let statement = try db.cachedStatement(sql: selectMetadataByKeysSQL)
         let rows = try Row.fetchCursor(statement, arguments: [keys.jsonText])
         let handle = statement.sqliteStatement
         let first = Int32(primaryKey.count)
-        var found: [[JSONValue]: RowMetadata] = [:]
+        var found: [JSONValue: RowMetadata] = [:]
         while try rows.next() != nil {
-            let key = primaryKey.indices.map { Self.keyValue(handle, Int32($0)) }
+            let key = primaryKey.count == 1
+                ? Self.keyValue(handle, 0) : .array(primaryKey.indices.map { Self.keyValue(handle, Int32($0)) })
             found[key] = RowMetadata(
                 version: sqlite3_column_type(handle, first) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, first)),
                 deleted: sqlite3_column_int64(handle, first + 1) != 0,
@@ -242,7 +257,7 @@ package struct ModelTable: Sendable {
         return found
     }
 
-    /// A key column's value as ``keyValues(_:)`` gives it for an item: keys are strings or
+    /// A key column's value as ``key(of:)`` gives it for an item: keys are strings or
     /// integers.
     private static func keyValue(_ handle: SQLiteStatement, _ position: Int32) -> JSONValue {
         switch sqlite3_column_type(handle, position) {
@@ -330,7 +345,7 @@ package struct ModelTable: Sendable {
         var keysBound = 0
         var versionBound = false
         for (name, value) in item where !value.isNull {
-            guard let i = columnIndex[name] else { continue }
+            guard let i = column(named: name) else { continue }
             try bind(value, column: i, at: Int32(i + 1), to: handle)
             if i == versionColumn { versionBound = true } else if i < keyColumnCount, isKeyColumn[i] { keysBound += 1 }
         }
@@ -377,6 +392,27 @@ package struct ModelTable: Sendable {
         text.withUTF8 { bytes in
             _ = sqlite3_bind_text(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
         }
+    }
+
+    /// The column of a field, as ``columnIndex`` gives it.
+    ///
+    /// Binding a sync page looks up a dozen field names per record; hashing each with the
+    /// standard hasher cost more than binding its value. A name's length and end bytes are
+    /// read without hashing, and almost always tell the columns apart.
+    private func column(named name: String) -> Int? {
+        let mask = columnSlots.count - 1
+        var slot = Self.fingerprint(name) & mask
+        while true {
+            let i = columnSlots[slot]
+            if i < 0 { return nil }
+            if columns[i].name == name { return i }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private static func fingerprint(_ name: String) -> Int {
+        let utf8 = name.utf8
+        return utf8.count &* 961 &+ Int(utf8.first ?? 0) &* 31 &+ Int(utf8.last ?? 0)
     }
 
     /// SQLite copies the bytes: the Swift buffer does not outlive the call.

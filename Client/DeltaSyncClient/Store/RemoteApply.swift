@@ -34,9 +34,9 @@ extension DataStore {
             var counts = RemoteApplyCounts()
             // As Amplify, only the newest record of an item counts: a delta page lists every
             // change of an item, oldest first.
-            let keys = records.map(table.keyValues)
+            let keys = records.map(table.key(of:))
             var superseded = [Bool](repeating: false, count: records.count)
-            var newest: [[JSONValue]: Int] = [:]
+            var newest: [JSONValue: Int] = [:]
             newest.reserveCapacity(records.count)
             for (position, key) in keys.enumerated() {
                 if let other = newest[key] {
@@ -52,7 +52,7 @@ extension DataStore {
             // is every item of a first sync; only the others need their stored version.
             var applied = [MutationType?](repeating: nil, count: records.count)
             var known: [Int] = []
-            let insertNew = try db.makeStatement(sql: table.insertIfAbsentSQL)
+            let insertNew = try db.cachedStatement(sql: table.insertIfAbsentSQL)
             for (position, record) in records.enumerated() {
                 guard !superseded[position] else {
                     counts.skipped += 1
@@ -77,7 +77,7 @@ extension DataStore {
                 }
             }
             let stored = try table.metadata(ofKeys: known.map { records[$0] }, in: db)
-            let replace = try db.makeStatement(sql: table.insertSQL)
+            let replace = try db.cachedStatement(sql: table.insertSQL)
             for position in known {
                 let record = records[position]
                 let local = stored[keys[position]]
