@@ -288,7 +288,8 @@ package struct ModelTable: Sendable {
         for (position, column) in primaryKey.enumerated() {
             let value = key[columns[column].name] ?? .null
             guard !value.isNull else { throw missingKey(columns[column].name) }
-            try bind(value, column: column, at: Int32(position + 1), to: handle)
+            var scratch = TextScratch.none
+            try bind(value, column: column, at: Int32(position + 1), to: handle, scratch: &scratch)
         }
         let code = sqlite3_step(handle)
         defer { sqlite3_reset(handle) }
@@ -335,35 +336,57 @@ package struct ModelTable: Sendable {
     ///
     /// Binds with SQLite's C API, as ``item(from:)`` reads: building GRDB's arguments cost more
     /// than the insert when a sync page applies a thousand records.
+    ///
+    /// Every column starts NULL (the statement is left without bindings after each run); only
+    /// the item's values are bound, which walks the item's few set fields instead of looking
+    /// every column up in it.
     private func step(_ item: Item, using statement: Statement) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        // Every column starts NULL; only the item's values are bound, which walks the item's
-        // few set fields instead of looking every column up in it.
-        sqlite3_clear_bindings(handle)
-        // Counted while binding: looking the key and version up again costs a hash each.
-        var keysBound = 0
-        var versionBound = false
-        for (name, value) in item where !value.isNull {
-            guard let i = column(named: name) else { continue }
-            try bind(value, column: i, at: Int32(i + 1), to: handle)
-            if i == versionColumn { versionBound = true } else if i < keyColumnCount, isKeyColumn[i] { keysBound += 1 }
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: TextScratch.capacity) { buffer in
+            // The bound text points into `buffer`: no binding may outlive it.
+            defer {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+            }
+            var scratch = TextScratch(buffer: buffer)
+            // Counted while binding: looking the key and version up again costs a hash each.
+            var keysBound = 0
+            var versionBound = false
+            for (name, value) in item where !value.isNull {
+                guard let i = column(named: name) else { continue }
+                try bind(value, column: i, at: Int32(i + 1), to: handle, scratch: &scratch)
+                if i == versionColumn { versionBound = true } else if i < keyColumnCount, isKeyColumn[i] { keysBound += 1 }
+            }
+            if keysBound < primaryKey.count, let missing = primaryKey.first(where: { item[columns[$0].name]?.isNull ?? true }) {
+                throw missingKey(columns[missing].name)
+            }
+            // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
+            if !versionBound { sqlite3_bind_int64(handle, Int32(versionColumn + 1), 1) }
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_DONE else { throw Self.error(code, statement) }
         }
-        if keysBound < primaryKey.count, let missing = primaryKey.first(where: { item[columns[$0].name]?.isNull ?? true }) {
-            throw missingKey(columns[missing].name)
-        }
-        // `_version` is NOT NULL DEFAULT 1; an explicit NULL would not get the default.
-        if !versionBound { sqlite3_bind_int64(handle, Int32(versionColumn + 1), 1) }
-        let code = sqlite3_step(handle)
-        sqlite3_reset(handle)
-        guard code == SQLITE_DONE else { throw Self.error(code, statement) }
     }
 
-    private func bind(_ value: JSONValue, column: Int, at position: Int32, to handle: SQLiteStatement) throws {
+    /// Where bound text is copied for one run of a statement, so that SQLite need not copy it
+    /// again: with SQLite's own copy, a sync page cost an allocation per text field.
+    private struct TextScratch {
+        /// Stack space for one record's text; longer text is copied by SQLite.
+        static let capacity = 4096
+        /// `nil`: SQLite copies every text.
+        let buffer: UnsafeMutableBufferPointer<UInt8>?
+        var used = 0
+
+        static var none: TextScratch { TextScratch(buffer: nil) }
+    }
+
+    private func bind(
+        _ value: JSONValue, column: Int, at position: Int32, to handle: SQLiteStatement, scratch: inout TextScratch
+    ) throws {
         // The common cases bind straight from the value; a sync page binds a dozen per record.
         switch (columns[column].kind, value) {
         case (.text, .string(let text)), (.jsonString, .string(let text)):
-            bindText(text, at: position, to: handle)
+            bindText(text, at: position, to: handle, scratch: &scratch)
             return
         case (.integer, .int(let number)):
             sqlite3_bind_int64(handle, position, Int64(number))
@@ -379,7 +402,7 @@ package struct ModelTable: Sendable {
         case .int64(let i): sqlite3_bind_int64(handle, position, i)
         case .double(let d): sqlite3_bind_double(handle, position, d)
         case .string(let text):
-            bindText(text, at: position, to: handle)
+            bindText(text, at: position, to: handle, scratch: &scratch)
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
@@ -387,10 +410,18 @@ package struct ModelTable: Sendable {
         }
     }
 
-    private func bindText(_ text: String, at position: Int32, to handle: SQLiteStatement) {
+    private func bindText(_ text: String, at position: Int32, to handle: SQLiteStatement, scratch: inout TextScratch) {
         var text = text
         text.withUTF8 { bytes in
-            _ = sqlite3_bind_text(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
+            guard let buffer = scratch.buffer, bytes.count <= buffer.count - scratch.used else {
+                _ = sqlite3_bind_text(handle, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
+                return
+            }
+            let start = buffer.baseAddress! + scratch.used
+            if let source = bytes.baseAddress { start.update(from: source, count: bytes.count) }
+            scratch.used += bytes.count
+            // SQLITE_STATIC: SQLite reads the bytes in place until the bindings are cleared.
+            _ = sqlite3_bind_text(handle, position, start, Int32(bytes.count), nil)
         }
     }
 
