@@ -3,37 +3,28 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 
-/// A subscriber connection whose frames are handled on its event loop as they are read, so
-/// the time of an event is taken when its frame arrives. The benchmark client shares the
-/// machine's cores with the server; an async iteration per message would add the client's
-/// own task scheduling to every figure.
+/// A subscriber connection: connects, starts its subscriptions over the WebSocket pipeline,
+/// and once they are all acknowledged leaves the events to its ``EventCounter``.
 ///
-/// The events of one read from the socket arrived together: they get the time of that read
-/// and are counted once per read, so decoding the frames before an event, and taking a lock
-/// for each, is not counted as the event's latency (nor slows the server on the shared cores).
+/// Frames are handled on the connection's event loop as they are read: the benchmark client
+/// shares the machine's cores with the server, and an async iteration per message would add
+/// the client's own task scheduling to every figure.
 final class Subscriber: ChannelInboundHandler, Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    private static let dataPrefix = Array(#"{"type":"data""#.utf8)
     private let subscriptions: Int
     private let apiKey: String
     private let ready: @Sendable () -> Void
-    private let received: @Sendable (Int, ContinuousClock.Instant) -> Void
+    private let counter: EventCounter
     /// Touched only on the channel's event loop.
     nonisolated(unsafe) private var acknowledged = 0
-    /// Events of the current read, and when the read began.
-    nonisolated(unsafe) private var pending = 0
-    nonisolated(unsafe) private var readAt = ContinuousClock.now
 
-    init(
-        subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void,
-        received: @escaping @Sendable (Int, ContinuousClock.Instant) -> Void
-    ) {
+    init(subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void, counter: EventCounter) {
         self.subscriptions = subscriptions
         self.apiKey = apiKey
         self.ready = ready
-        self.received = received
+        self.counter = counter
     }
 
     /// Connects, upgrades to `graphql-ws` with the API key in the upgrade headers (as Amplify
@@ -42,11 +33,13 @@ final class Subscriber: ChannelInboundHandler, Sendable {
         port: Int, subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void,
         received: @escaping @Sendable (Int, ContinuousClock.Instant) -> Void
     ) async throws -> any Channel {
-        let subscriber = Subscriber(subscriptions: subscriptions, apiKey: apiKey, ready: ready, received: received)
+        let counter = EventCounter(received: received)
+        let subscriber = Subscriber(subscriptions: subscriptions, apiKey: apiKey, ready: ready, counter: counter)
         let (channel, upgraded) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(counter, position: .first)
                     let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(maxFrameSize: 1 << 20) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(subscriber)
@@ -77,13 +70,7 @@ final class Subscriber: ChannelInboundHandler, Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
         guard frame.opcode == .text else { return }
-        let text = frame.data.readableBytesView
-        if text.starts(with: Self.dataPrefix) {
-            if pending == 0 { readAt = .now }
-            pending += 1
-            return
-        }
-        let message = String(decoding: text, as: UTF8.self)
+        let message = String(decoding: frame.data.readableBytesView, as: UTF8.self)
         if message.contains("connection_ack") {
             let query = #"{\"query\":\"subscription { onCreatePost { id title rating _version _lastChangedAt } }\"}"#
             for n in 0..<subscriptions {
@@ -91,19 +78,19 @@ final class Subscriber: ChannelInboundHandler, Sendable {
                     #"{"id":"\#(n)","type":"start","payload":{"data":"\#(query)","extensions":{"authorization":{"x-api-key":"\#(apiKey)"}}}}"#,
                     context: context)
             }
-            if subscriptions == 0 { ready() }
+            if subscriptions == 0 { startCounting() }
         } else if message.contains("start_ack") {
             acknowledged += 1
-            if acknowledged == subscriptions { ready() }
+            if acknowledged == subscriptions { startCounting() }
         } else if message.contains("error") {
             fatalError("server error: \(message)")
         }
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
-        if pending > 0 { received(pending, readAt) }
-        pending = 0
-        context.fireChannelReadComplete()
+    /// The server sends nothing more until a mutation: the next byte starts a frame.
+    private func startCounting() {
+        counter.startCounting()
+        ready()
     }
 
     private func send(_ text: String, context: ChannelHandlerContext) {
