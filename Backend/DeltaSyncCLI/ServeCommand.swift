@@ -15,7 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Interface to listen on; 0.0.0.0 for every interface (containers).")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Port for HTTP (and, later, WebSocket). 20002 is amplify mock's; 0 picks a free one.")
+    @Option(help: "Port for HTTP and the realtime WebSocket. 20002 is amplify mock's; 0 picks a free one.")
     var port: Int = 20002
 
     @Option(name: .customLong("api-key"), help: "The x-api-key clients must send. Default: a generated da2-... key.")
