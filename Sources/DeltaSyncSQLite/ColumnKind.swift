@@ -109,15 +109,26 @@ package enum ColumnKind: Sendable, Equatable {
 
     /// The JSON value of stored text: lists and objects are JSON text, anything else a string.
     package func decode(text: String) -> JSONValue {
+        parsed { try JSONValue(parsing: text) } ?? .string(text)
+    }
+
+    /// ``decode(text:)`` for text as SQLite returns it: a list field is parsed without making a
+    /// `String` of it first.
+    package func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {
+        parsed { try JSONValue(parsingUTF8: bytes) } ?? .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// What `parse` gives, when this kind stores JSON text and the text is of its shape.
+    private func parsed(_ parse: () throws -> JSONValue) -> JSONValue? {
         switch self {
         case .list:
-            if let parsed = try? JSONValue(parsing: text), case .array = parsed { return parsed }
+            if let value = try? parse(), case .array = value { return value }
         case .object:
-            if let parsed = try? JSONValue(parsing: text), case .object = parsed { return parsed }
+            if let value = try? parse(), case .object = value { return value }
         default:
             break
         }
-        return .string(text)
+        return nil
     }
 }
 

@@ -217,7 +217,7 @@ package struct ModelTable: Sendable {
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, position) else { return nil }
             let count = Int(sqlite3_column_bytes(handle, position))
-            return column.kind.decode(text: String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            return column.kind.decode(utf8: UnsafeBufferPointer(start: text, count: count))
         default:
             return nil
         }

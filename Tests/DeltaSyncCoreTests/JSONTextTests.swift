@@ -31,6 +31,15 @@ struct JSONTextTests {
     func parsesAsDecoder(text: String) throws {
         let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         #expect((try? JSONValue(parsing: text)) == decoded)
+        #expect(Array(text.utf8).withUnsafeBufferPointer { try? JSONValue(parsingUTF8: $0) } == decoded)
+    }
+
+    @Test("UTF-8 bytes that are not valid read as the String made of them would")
+    func invalidUTF8Bytes() throws {
+        let bytes: [UInt8] = [0x5B, 0x22, 0x61, 0xFF, 0x62, 0x22, 0x5D]  // ["a\xFFb"]
+        let parsed = try bytes.withUnsafeBufferPointer { try JSONValue(parsingUTF8: $0) }
+        #expect(parsed == (try JSONValue(parsing: String(decoding: bytes, as: UTF8.self))))
+        #expect(parsed == ["a\u{FFFD}b"])
     }
 
     @Test("random documents parse as JSONDecoder parses them")

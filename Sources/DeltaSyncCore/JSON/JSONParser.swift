@@ -25,15 +25,18 @@ struct JSONParser {
     static func parse(_ text: String) throws(Failure) -> JSONValue {
         var text = text
         let result: Result<JSONValue, Failure> = text.withUTF8 { bytes in
-            var parser = JSONParser(bytes: bytes)
-            return Result { () throws(Failure) -> JSONValue in
-                let value = try parser.value()
-                parser.skipWhitespace()
-                guard parser.position == bytes.count else { throw parser.failure("unexpected text after the value") }
-                return value
-            }
+            Result { () throws(Failure) -> JSONValue in try parse(bytes) }
         }
         return try result.get()
+    }
+
+    /// ``parse(_:)-(String)`` for UTF-8 bytes, without making a `String` of them first.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.failure("unexpected text after the value") }
+        return value
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {

@@ -131,6 +131,12 @@ extension JSONValue {
         self = try JSONParser.parse(text)
     }
 
+    /// ``init(parsing:)`` for UTF-8 text that is not a `String` yet, such as a column SQLite
+    /// returns: a query decodes one per list field of every row.
+    package init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws {
+        self = try JSONParser.parse(bytes)
+    }
+
     /// Compact JSON text with sorted keys, stable enough to store and compare.
     public var jsonText: String {
         // Stored text is compared in SQL, so it must stay byte-for-byte what JSONEncoder
