@@ -32,7 +32,7 @@ package struct FilterCompiler {
         case .field(let name, let op):
             // An unknown field can only come from an internal caller (generated filter inputs
             // list known fields): it reads as a missing attribute, as in DynamoDB.
-            let operand = table.columnIndex[name].map { Operand(table.columns[$0]) } ?? .missing
+            let operand = table.column(named: name).map { Operand(table.columns[$0]) } ?? .missing
             return compile(op, on: operand)
         }
     }

@@ -42,8 +42,8 @@ package struct ModelTable: Sendable {
     package let name: String
     package let quotedName: String
     package let columns: [Column]
-    package let columnIndex: [String: Int]
-    /// ``columnIndex`` as an open-addressed table keyed by ``fingerprint(_:)``, for binding.
+    /// Column positions in an open-addressed table keyed by ``fingerprint(_:)``: what
+    /// ``column(named:)`` searches.
     private let columnSlots: [Int]
     /// The column of each of the model's stored fields, in the schema's order: how generated
     /// models read a row by field position.
@@ -117,7 +117,6 @@ package struct ModelTable: Sendable {
         self.name = model.name
         self.quotedName = model.name.quotedDatabaseIdentifier
         self.columns = columns
-        self.columnIndex = columnIndex
         var slots = [Int](repeating: -1, count: max(8, 1 << (Int.bitWidth - (columns.count * 4).leadingZeroBitCount)))
         for (i, column) in columns.enumerated() {
             var slot = Self.fingerprint(column.name) & (slots.count - 1)
@@ -231,8 +230,12 @@ package struct ModelTable: Sendable {
     /// Most models have a single key field; a sync page keys a thousand records, and an array
     /// per record cost an allocation each.
     package func key(of item: Item) -> JSONValue {
-        if primaryKey.count == 1 { return item[columns[primaryKey[0]].name] ?? .null }
-        return .array(primaryKey.map { item[columns[$0].name] ?? .null })
+        primaryKey.count == 1 ? item[columns[primaryKey[0]].name] ?? .null : .array(keyFields(of: item))
+    }
+
+    /// The values of `item`'s primary key fields, in key order (`null` for a missing one).
+    private func keyFields(of item: Item) -> [JSONValue] {
+        primaryKey.map { item[columns[$0].name] ?? .null }
     }
 
     /// The sync metadata of every stored row whose key is among `items`' keys, by
@@ -240,7 +243,7 @@ package struct ModelTable: Sendable {
     /// so a thousand lookups cost one statement's overhead instead of a thousand.
     package func metadata(ofKeys items: [Item], in db: Database) throws -> [JSONValue: RowMetadata] {
         guard !items.isEmpty else { return [:] }
-        let keys = JSONValue.array(items.map { item in .array(primaryKey.map { item[columns[$0].name] ?? .null }) })
+        let keys = JSONValue.array(items.map { .array(keyFields(of: $0)) })
         let statement = try db.cachedStatement(sql: selectMetadataByKeysSQL)
         let rows = try Row.fetchCursor(statement, arguments: [keys.jsonText])
         let handle = statement.sqliteStatement
@@ -425,12 +428,12 @@ package struct ModelTable: Sendable {
         }
     }
 
-    /// The column of a field, as ``columnIndex`` gives it.
+    /// The position in ``columns`` of the column named `name`, `nil` when there is none.
     ///
     /// Binding a sync page looks up a dozen field names per record; hashing each with the
     /// standard hasher cost more than binding its value. A name's length and end bytes are
     /// read without hashing, and almost always tell the columns apart.
-    private func column(named name: String) -> Int? {
+    package func column(named name: String) -> Int? {
         let mask = columnSlots.count - 1
         var slot = Self.fingerprint(name) & mask
         while true {

@@ -16,7 +16,7 @@ struct LocalQuery {
         var arguments = ranges.flatMap(\.arguments) + filter.arguments
         if !sort.isEmpty {
             let order = try sort.map { descriptor in
-                guard let index = table.columnIndex[descriptor.field] else {
+                guard let index = table.column(named: descriptor.field) else {
                     throw DataStoreError.storage("\(table.name) has no field '\(descriptor.field)' to sort by. Sort by a stored field of the model.")
                 }
                 return "\(table.columns[index].quoted) \(descriptor.order == .ascending ? "ASC" : "DESC")"
@@ -37,7 +37,7 @@ struct LocalQuery {
     /// planner; these repeat what the filter already requires in a form the planner can use.
     private static func indexableRanges(_ predicate: QueryPredicate, in table: ModelTable) -> [SQLFragment] {
         predicate.conjuncts.compactMap { part in
-            guard case .field(let name, let op) = part, let index = table.columnIndex[name] else { return nil }
+            guard case .field(let name, let op) = part, let index = table.column(named: name) else { return nil }
             let column = table.columns[index]
             func plain(_ value: JSONValue) -> DatabaseValue? {
                 switch (column.kind, value) {
