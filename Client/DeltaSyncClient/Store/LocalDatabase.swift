@@ -16,6 +16,15 @@ struct LocalDatabase: Sendable {
     /// The most of the file that is memory-mapped; SQLite maps only what the file holds.
     static let memoryMapSize = 256 << 20
 
+    /// WAL frames (pages) written before a commit checkpoints them into the database file.
+    ///
+    /// A sync page of 1,000 items dirties about 200 pages, so with SQLite's default of 1,000
+    /// every fifth page paid for a checkpoint and its two `fsync`s, copying the same hot index
+    /// pages each time; 4,000 made applying sync pages about a tenth faster. 4,000 frames still
+    /// fit the first block of the WAL index (4,062 frames), so finding a page in the WAL costs
+    /// what it did.
+    static let checkpointFrames = 4_000
+
     /// Opens (or creates) the database and brings it in line with the schema. When the schema
     /// changed since the last open, local data is rebuilt; outbox mutations that still fit are
     /// kept (their items stay visible), the others are returned to be reported.
@@ -34,6 +43,7 @@ struct LocalDatabase: Sendable {
                 // into each connection's own cache: a query returning a thousand models touches
                 // a thousand table pages, and reading them with pread cost a third of its time.
                 try db.execute(sql: "PRAGMA mmap_size = \(Self.memoryMapSize)")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointFrames)")
             }
             // A pool opens in WAL mode: queries read while a save writes.
             writer = try DatabasePool(path: url.path, configuration: configuration)
