@@ -21,6 +21,39 @@ struct DataStorePersistenceTests {
         #expect(try await reopened.pendingMutations().map(\.modelName) == ["Post", "Blog"])
     }
 
+    @Test("saves, sync pages and queries at once: every save is stored with one outbox entry, every query sees whole pages")
+    func concurrentAccess() async throws {
+        let store = try DataStore(models: DeltaSyncModels.self, location: .file(file))
+        let pages = (0..<4).map { page in
+            (0..<500).map { n -> Item in
+                var item = Post(id: "synced-\(page)-\(n)", blogID: "b1", title: "Synced").item
+                item["_version"] = 1
+                item["_lastChangedAt"] = 1
+                return item
+            }
+        }
+        // More at once than the writer and the readers can take: some wait their turn.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for page in pages {
+                group.addTask { _ = try await store.applyRemote("Post", records: page) }
+            }
+            for n in 0..<50 {
+                group.addTask { try await store.save(Post(id: "local-\(n)", blogID: "b1", title: "Local")) }
+            }
+            for _ in 0..<20 {
+                group.addTask {
+                    let synced = try await store.query(Post.self, where: Post.keys.title == "Synced").count
+                    #expect(synced % 500 == 0, "a query sees a sync page whole or not at all, not \(synced) posts")
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.query(Post.self).count == 2_050)
+        let pending = try await store.pendingMutations()
+        #expect(pending.count == 50)
+        #expect(Set(pending.map(\.modelID)) == Set((0..<50).map { "local-\($0)" }))
+    }
+
     @Test("the model change and its outbox entry commit together or not at all")
     func outboxInSameTransaction() async throws {
         let store = try DataStore(models: DeltaSyncModels.self, location: .file(file))

@@ -337,7 +337,7 @@ public final class DataStore: Sendable {
     /// Runs `body` in a write transaction and publishes its changes once it committed.
     func write(_ body: @escaping @Sendable (Database) throws -> [StoredChange]) async throws(DataStoreError) {
         do {
-            try await database.writer.write { db in
+            try await database.write { db in
                 let changes = try body(db)
                 // On the writer, right after the commit: observers get changes in commit order.
                 if !changes.isEmpty { db.afterNextTransaction { _ in self.committed(changes) } }
@@ -349,7 +349,7 @@ public final class DataStore: Sendable {
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(DataStoreError) -> T {
         do {
-            return try await database.writer.read(body)
+            return try await database.read(body)
         } catch {
             throw Self.storeError(error)
         }

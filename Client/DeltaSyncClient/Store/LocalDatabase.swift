@@ -12,6 +12,8 @@ struct LocalDatabase: Sendable {
     let writer: any DatabaseWriter
     let tables: [String: ModelTable]
     let schema: AmplifySchema
+    /// Who is using the connections: see ``write(_:)`` and ``read(_:)``.
+    let usage: ConnectionUsage
 
     /// The most of the file that is memory-mapped; SQLite maps only what the file holds.
     static let memoryMapSize = 256 << 20
@@ -51,7 +53,7 @@ struct LocalDatabase: Sendable {
         let schema = registry.schema
         var tables: [String: ModelTable] = [:]
         for model in schema.models { tables[model.name] = try ModelTable(model) }
-        let database = LocalDatabase(writer: writer, tables: tables, schema: schema)
+        let database = LocalDatabase(writer: writer, tables: tables, schema: schema, usage: ConnectionUsage(writer))
         let version = SchemaVersion.hash(registry.schemaText)
         let dropped = try writer.write { db in try database.migrate(db, version: version) }
         return (database, dropped)
