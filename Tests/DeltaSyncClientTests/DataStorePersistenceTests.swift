@@ -100,6 +100,40 @@ struct DataStorePersistenceTests {
         #expect(reported.errors.count == 1)
         #expect(try await again.pendingMutations().count == 1)
     }
+
+    @Test("a file whose tables have an older layout is rebuilt like one of another schema, keeping pending mutations")
+    func olderLayout() async throws {
+        do {
+            let store = try DataStore(models: DeltaSyncModels.self, location: .file(file))
+            try await store.save(Blog(id: "b1", name: "Pending"))
+            var synced = Post(id: "p1", blogID: "b1", title: "Synced").item
+            synced["_version"] = 1
+            synced["_lastChangedAt"] = 1
+            _ = try await store.applyRemote("Post", records: [synced])
+        }
+        // As the first release left it: rows clustered by key, the schema's bare hash stored.
+        let old = try DatabaseQueue(path: file.path)
+        try await old.write { db in
+            try db.execute(sql: """
+                UPDATE deltasync_client_meta SET value = CASE WHEN instr(value, '-') > 0 THEN substr(value, 1, instr(value, '-') - 1) ELSE value END
+                WHERE key = 'schemaVersion'
+                """)
+            try db.execute(sql: "DROP TABLE Post")
+            try db.execute(sql: "CREATE TABLE Post (id TEXT NOT NULL, blogID TEXT, title TEXT, _version INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (id)) WITHOUT ROWID")
+        }
+        try await old.close()
+
+        let store = try DataStore(models: DeltaSyncModels.self, location: .file(file))
+        #expect(try await store.query(Post.self).isEmpty, "synced data is dropped; a full sync brings it back")
+        #expect(try await store.query(Blog.self).map(\.name) == ["Pending"])
+        #expect(try await store.pendingMutations().map(\.modelName) == ["Blog"])
+        try await store.save(Post(id: "p2", blogID: "b1", title: "New"))
+        let layout = try await DatabaseQueue(path: file.path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'Post'")
+        }
+        #expect(layout?.contains("WITHOUT ROWID") == false)
+        #expect(try await store.query(Post.self).map(\.title) == ["New"])
+    }
 }
 
 /// Errors the store reported, from any thread.

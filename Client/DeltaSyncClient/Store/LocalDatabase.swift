@@ -27,6 +27,10 @@ struct LocalDatabase: Sendable {
     /// what it did.
     static let checkpointFrames = 4_000
 
+    /// The revision of the tables' layout, stored with the schema's version: 2 is
+    /// ``ModelTable/Layout/rowid``, 1 (unnamed) was ``ModelTable/Layout/clusteredByKey``.
+    static let layoutRevision = 2
+
     /// Opens (or creates) the database and brings it in line with the schema. When the schema
     /// changed since the last open, local data is rebuilt; outbox mutations that still fit are
     /// kept (their items stay visible), the others are returned to be reported.
@@ -54,7 +58,8 @@ struct LocalDatabase: Sendable {
         var tables: [String: ModelTable] = [:]
         for model in schema.models { tables[model.name] = try ModelTable(model) }
         let database = LocalDatabase(writer: writer, tables: tables, schema: schema, usage: ConnectionUsage(writer))
-        let version = SchemaVersion.hash(registry.schemaText)
+        // A file whose tables have another layout is rebuilt like one made for another schema.
+        let version = "\(SchemaVersion.hash(registry.schemaText))-\(Self.layoutRevision)"
         let dropped = try writer.write { db in try database.migrate(db, version: version) }
         return (database, dropped)
     }
@@ -86,8 +91,8 @@ struct LocalDatabase: Sendable {
 
     private func createTables(_ db: Database) throws {
         for table in tables.values where try !db.tableExists(table.name) {
-            try db.execute(sql: table.createTableSQL())
-            for index in table.indexes.values { try db.execute(sql: table.createIndexSQL(index)) }
+            try db.execute(sql: table.createTableSQL(layout: .rowid))
+            for index in table.indexes.values { try db.execute(sql: table.createIndexSQL(index, layout: .rowid)) }
         }
     }
 
