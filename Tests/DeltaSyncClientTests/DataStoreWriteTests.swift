@@ -178,4 +178,27 @@ struct DataStoreWriteTests {
         #expect(counts == RemoteApplyCounts(updated: 1, skipped: 3), "u1 is older, u2's and u3's first versions are superseded; u3 was never here")
         #expect(try await store.query(Reaction.self, sort: [.ascending(Reaction.keys.userID)]).map(\.emoji) == ["a", "d"])
     }
+
+    @Test("a page mixing new and stored items, longer than one insert statement, stores each item once at its newest version")
+    func applyMixedPage() async throws {
+        func post(_ n: Int, version: Int, deleted: Bool = false) -> Item {
+            var item = Post(id: "p\(n)", blogID: "b1", title: "Version \(version)").item
+            item["_version"] = .int(version)
+            item["_lastChangedAt"] = .int(1_700_000_000_000 + version)
+            if deleted { item["_deleted"] = true }
+            return item
+        }
+        // Every third of 300 posts is stored already, some at a newer version than the page's.
+        let stored = stride(from: 0, to: 300, by: 3).map { post($0, version: $0 % 2 == 0 ? 5 : 1) }
+        #expect(try await store.applyRemote("Post", records: stored) == RemoteApplyCounts(added: 100))
+        let page = (0..<300).map { n in post(n, version: 2, deleted: n == 1) }
+        let counts = try await store.applyRemote("Post", records: page)
+        #expect(counts == RemoteApplyCounts(added: 199, updated: 50, skipped: 50), "p1 is a tombstone of an item never seen")
+        let titles = Dictionary(uniqueKeysWithValues: try await store.query(Post.self).map { ($0.id, $0.title) })
+        #expect(titles.count == 299)
+        for n in 0..<300 where n != 1 {
+            let expected = n % 3 == 0 && n % 2 == 0 ? "Version 5" : "Version 2"
+            #expect(titles["p\(n)"] == expected, "p\(n)")
+        }
+    }
 }

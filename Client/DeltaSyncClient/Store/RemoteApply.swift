@@ -48,11 +48,8 @@ extension DataStore {
                 }
                 newest[key] = position
             }
-            // Items the device has never seen are inserted without looking anything up, which
-            // is every item of a first sync; only the others need their stored version.
-            var applied = [MutationType?](repeating: nil, count: records.count)
-            var known: [Int] = []
-            let insertNew = try db.cachedStatement(sql: table.insertIfAbsentSQL)
+            var candidates: [Int] = []
+            candidates.reserveCapacity(records.count)
             for (position, record) in records.enumerated() {
                 guard !superseded[position] else {
                     counts.skipped += 1
@@ -66,14 +63,27 @@ extension DataStore {
                         continue
                     }
                 }
-                guard try table.insertIfAbsent(record, using: insertNew) else {
-                    known.append(position)
-                    continue
-                }
-                // A tombstone of an item never seen is stored, but nothing was live to delete.
-                if record["_deleted"]?.boolValue != true {
-                    counts.added += 1
-                    applied[position] = .create
+                candidates.append(position)
+            }
+            // Items the device has never seen are inserted without looking anything up, which
+            // is every item of a first sync; only the others need their stored version.
+            var applied = [MutationType?](repeating: nil, count: records.count)
+            var known: [Int] = []
+            let fullBatchSQL = table.insertIfAbsentSQL(rows: Self.insertBatch)
+            for start in stride(from: 0, to: candidates.count, by: Self.insertBatch) {
+                let batch = candidates[start..<min(start + Self.insertBatch, candidates.count)]
+                let sql = batch.count == Self.insertBatch ? fullBatchSQL : table.insertIfAbsentSQL(rows: batch.count)
+                let inserted = try table.insertIfAbsent(batch.map { records[$0] }, using: db.cachedStatement(sql: sql), in: db)
+                for (position, new) in zip(batch, inserted) {
+                    guard new else {
+                        known.append(position)
+                        continue
+                    }
+                    // A tombstone of an item never seen is stored, but nothing was live to delete.
+                    if records[position]["_deleted"]?.boolValue != true {
+                        counts.added += 1
+                        applied[position] = .create
+                    }
                 }
             }
             let stored = try table.metadata(ofKeys: known.map { records[$0] }, in: db)
@@ -108,6 +118,10 @@ extension DataStore {
         }
         return result.withLock { $0 }
     }
+
+    /// Records inserted by one statement: with 64, sync pages applied about a fifth faster
+    /// than with one; 128 or 256 gained nothing more.
+    static let insertBatch = 64
 
     /// Keeps the newest remote change of an item with a pending local mutation, for when that
     /// mutation is done.
