@@ -226,18 +226,22 @@ package struct ModelTable: Sendable {
     /// The value of the column at `index` in the row `handle` is stepped on, decoded by the
     /// column's kind; `nil` for NULL.
     package func value(at index: Int, of handle: SQLiteStatement) -> JSONValue? {
+        Self.value(at: index, kind: columns[index].kind, of: handle)
+    }
+
+    /// ``value(at:of:)`` for a column of `kind`.
+    package static func value(at index: Int, kind: ColumnKind, of handle: SQLiteStatement) -> JSONValue? {
         let position = Int32(index)
-        let column = columns[index]
         switch sqlite3_column_type(handle, position) {
         case SQLITE_INTEGER:
             let value = sqlite3_column_int64(handle, position)
-            return column.kind == .boolean ? .bool(value != 0) : .int(Int(value))
+            return kind == .boolean ? .bool(value != 0) : .int(Int(value))
         case SQLITE_FLOAT:
             return .double(sqlite3_column_double(handle, position))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, position) else { return nil }
             let count = Int(sqlite3_column_bytes(handle, position))
-            return column.kind.decode(utf8: UnsafeBufferPointer(start: text, count: count))
+            return kind.decode(utf8: UnsafeBufferPointer(start: text, count: count))
         default:
             return nil
         }

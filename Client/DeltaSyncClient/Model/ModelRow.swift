@@ -12,10 +12,14 @@ public struct ModelRow {
     final class Source {
         let table: ModelTable
         let handle: SQLiteStatement
+        /// The column and kind of each stored field, in schema order. Reading them through
+        /// `table` copied the whole table value for every field.
+        let fields: [(column: Int, kind: ColumnKind)]
 
         init(table: ModelTable, handle: SQLiteStatement) {
             self.table = table
             self.handle = handle
+            fields = table.storedFieldColumns.map { ($0, table.columns[$0].kind) }
         }
     }
 
@@ -30,7 +34,8 @@ public struct ModelRow {
 
     /// The value of the model's stored field at `position` (schema order), `null` when unset.
     @usableFromInline func json(_ position: Int) -> JSONValue {
-        source.table.value(at: source.table.storedFieldColumns[position], of: source.handle) ?? .null
+        let field = source.fields[position]
+        return ModelTable.value(at: field.column, kind: field.kind, of: source.handle) ?? .null
     }
 
     /// A field's value for generated `init(row:)`; errors name the field as
