@@ -275,14 +275,18 @@ package struct ModelTable: Sendable {
         let first = Int32(primaryKey.count)
         var found: [JSONValue: RowMetadata] = [:]
         while try rows.next() != nil {
-            let key = primaryKey.count == 1
-                ? Self.keyValue(handle, 0) : .array(primaryKey.indices.map { Self.keyValue(handle, Int32($0)) })
-            found[key] = RowMetadata(
+            found[leadingKey(of: handle)] = RowMetadata(
                 version: sqlite3_column_type(handle, first) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, first)),
                 deleted: sqlite3_column_int64(handle, first + 1) != 0,
                 lastChangedAt: sqlite3_column_type(handle, first + 2) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, first + 2)))
         }
         return found
+    }
+
+    /// The key of the row `handle` is stepped on, as ``key(of:)`` gives it for an item; the
+    /// statement's result starts with the key columns.
+    private func leadingKey(of handle: SQLiteStatement) -> JSONValue {
+        primaryKey.count == 1 ? Self.keyValue(handle, 0) : .array(primaryKey.indices.map { Self.keyValue(handle, Int32($0)) })
     }
 
     /// A key column's value as ``key(of:)`` gives it for an item: keys are strings or
@@ -371,11 +375,8 @@ package struct ModelTable: Sendable {
         let keyList = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
         let newRows = try db.makeStatement(sql: "SELECT \(keyList) FROM \(quotedName) WHERE rowid > ?")
         let rows = try Row.fetchCursor(newRows, arguments: [db.lastInsertedRowID - Int64(inserted)])
-        let cursor = newRows.sqliteStatement
         var new = Set<JSONValue>()
-        while try rows.next() != nil {
-            new.insert(primaryKey.count == 1 ? Self.keyValue(cursor, 0) : .array(primaryKey.indices.map { Self.keyValue(cursor, Int32($0)) }))
-        }
+        while try rows.next() != nil { new.insert(leadingKey(of: newRows.sqliteStatement)) }
         return items.map { new.contains(key(of: $0)) }
     }
 
