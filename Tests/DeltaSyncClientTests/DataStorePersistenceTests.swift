@@ -121,7 +121,7 @@ struct DataStorePersistenceTests {
             try db.execute(sql: "DROP TABLE Post")
             try db.execute(sql: "CREATE TABLE Post (id TEXT NOT NULL, blogID TEXT, title TEXT, _version INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (id)) WITHOUT ROWID")
         }
-        try await old.close()
+        try old.close()
 
         let store = try DataStore(models: DeltaSyncModels.self, location: .file(file))
         #expect(try await store.query(Post.self).isEmpty, "synced data is dropped; a full sync brings it back")
