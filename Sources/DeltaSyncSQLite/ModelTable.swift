@@ -159,7 +159,8 @@ package struct ModelTable: Sendable {
 
     // MARK: - Definition
 
-    /// How a table stores its rows. Every statement of ``ModelTable`` works on both.
+    /// How a table stores its rows. Every statement of ``ModelTable`` works on both but
+    /// ``insertIfAbsent(_:using:in:)``, which needs rowids.
     package enum Layout: Sendable {
         /// Rows clustered by primary key (`WITHOUT ROWID`), the server's: a get is one B-tree
         /// search and a scan reads in key order (base sync pages), its two hot paths.
@@ -373,7 +374,8 @@ package struct ModelTable: Sendable {
         // The new rows took the rowids after the table's largest, one after another, so the
         // last `inserted` rowids are the new rows.
         let keyList = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
-        let newRows = try db.makeStatement(sql: "SELECT \(keyList) FROM \(quotedName) WHERE rowid > ?")
+        // Cached: every page of a delta sync that mixes new and known items comes here.
+        let newRows = try db.cachedStatement(sql: "SELECT \(keyList) FROM \(quotedName) WHERE rowid > ?")
         let rows = try Row.fetchCursor(newRows, arguments: [db.lastInsertedRowID - Int64(inserted)])
         var new = Set<JSONValue>()
         while try rows.next() != nil { new.insert(leadingKey(of: newRows.sqliteStatement)) }

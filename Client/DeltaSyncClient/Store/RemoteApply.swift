@@ -69,11 +69,11 @@ extension DataStore {
             // is every item of a first sync; only the others need their stored version.
             var applied = [MutationType?](repeating: nil, count: records.count)
             var known: [Int] = []
-            let fullBatchSQL = table.insertIfAbsentSQL(rows: Self.insertBatch)
+            let fullBatch = try db.cachedStatement(sql: table.insertIfAbsentSQL(rows: Self.insertBatch))
             for start in stride(from: 0, to: candidates.count, by: Self.insertBatch) {
                 let batch = candidates[start..<min(start + Self.insertBatch, candidates.count)]
-                let sql = batch.count == Self.insertBatch ? fullBatchSQL : table.insertIfAbsentSQL(rows: batch.count)
-                let inserted = try table.insertIfAbsent(batch.map { records[$0] }, using: db.cachedStatement(sql: sql), in: db)
+                let insert = batch.count == Self.insertBatch ? fullBatch : try db.cachedStatement(sql: table.insertIfAbsentSQL(rows: batch.count))
+                let inserted = try table.insertIfAbsent(batch.map { records[$0] }, using: insert, in: db)
                 for (position, new) in zip(batch, inserted) {
                     guard new else {
                         known.append(position)
