@@ -78,7 +78,7 @@ def test_conflict_handlers_from_transform_conf_reach_gql(server_factory):
     assert merged == {"id": post["id"], "title": "Two", "_version": 3}, "Automerge keeps the server's scalar"
 
     update_reaction = """mutation($i: UpdateReactionInput!) {
-      updateReaction(input: $i) { postID userID emoji _version } }"""
+      updateReaction(input: $i) { postID userID emoji _version __typename } }"""
     run(client, "mutation { createReaction(input: {postID: \"p\", userID: \"u\", emoji: \"a\"}) { _version } }")
     run(client, update_reaction, i={"postID": "p", "userID": "u", "emoji": "b", "_version": 1})
     with pytest.raises(TransportQueryError) as failure:

@@ -1,3 +1,4 @@
+import DeltaSyncCore
 import GraphQL
 
 /// The mutation field a resolver runs for: its name (for conflict records and Lambda
@@ -8,14 +9,22 @@ struct MutationField: @unchecked Sendable {
     let name: String
     let selections: [SelectionSet]
     let fragments: [String: FragmentDefinition]
+    /// The request's variables: `@include(if: $x)` and `@skip(if: $x)` shape error data too.
+    let variables: [String: JSONValue]
 
-    init(name: String, selections: [SelectionSet], fragments: [String: FragmentDefinition]) {
+    init(
+        name: String, selections: [SelectionSet], fragments: [String: FragmentDefinition],
+        variables: [String: JSONValue] = [:]
+    ) {
         self.name = name
         self.selections = selections
         self.fragments = fragments
+        self.variables = variables
     }
 
     init(_ info: GraphQLResolveInfo) {
-        self.init(name: info.fieldName, selections: info.fieldASTs.compactMap(\.selectionSet), fragments: info.fragments)
+        self.init(
+            name: info.fieldName, selections: info.fieldASTs.compactMap(\.selectionSet), fragments: info.fragments,
+            variables: info.variableValues.compactMapValues { ($0 as? Map).map(JSONValue.init) })
     }
 }

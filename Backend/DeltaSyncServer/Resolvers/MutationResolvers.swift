@@ -79,6 +79,8 @@ struct MutationResolvers: Sendable {
         case written(Item)
         case merged(Item, existing: Item)
         case rejected(existing: Item)
+        /// The condition failed on this stored item.
+        case conditionFailed(existing: Item)
         case askLambda(existing: Item)
         /// The item changed between the Lambda's decision and its write: decide again.
         case retry
@@ -101,7 +103,7 @@ struct MutationResolvers: Sendable {
                 }
                 if sent == existing["_version"]?.intValue {
                     guard condition.matches(existing) else {
-                        throw AppSyncError.conditionalCheckFailed(data: .object(existing))
+                        return .conditionFailed(existing: existing)
                     }
                     let next =
                         isDelete
@@ -115,7 +117,7 @@ struct MutationResolvers: Sendable {
                     // Automerge never merges a delete: a stale delete is rejected.
                     guard !isDelete else { return .rejected(existing: existing) }
                     guard condition.matches(existing) else {
-                        throw AppSyncError.conditionalCheckFailed(data: .object(existing))
+                        return .conditionFailed(existing: existing)
                     }
                     let merged = try Self.applying(input, to: existing, model: model, merge: true)
                     return .merged(
@@ -135,6 +137,9 @@ struct MutationResolvers: Sendable {
                 await record(model, key, field, sent, existing, handler, "rejected", nil)
                 throw AppSyncError(
                     .conflictUnhandled, "Conflict resolver rejects mutation.",
+                    data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
+            case .conditionFailed(let existing):
+                throw AppSyncError.conditionalCheckFailed(
                     data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
             case .askLambda(let existing):
                 let decided = try await decideWithLambda(
