@@ -76,14 +76,15 @@ package struct FilterCompiler {
         guard let family = ValueFamily(v), let side = x.families[family], let arg = Self.argument(v) else {
             return .false
         }
-        return .when(side.test, SQLFragment("\(side.value) = ?", [arg]))
+        return .when(side.test, SQLFragment("\(side.value) = \(arg.placeholder)", [arg.argument]))
     }
 
     /// `JSONValue.compare(value, v) <op> 0`: lists and maps only compare equal or not at all.
     private func ordered(_ x: Operand, _ op: String, _ v: JSONValue) -> SQLFragment {
         guard let family = ValueFamily(v), let side = x.families[family] else { return .false }
         if family.isEqualityOnly { return op.hasSuffix("=") ? equals(x, v) : .false }
-        return .when(side.test, SQLFragment("\(side.value) \(op) ?", [Self.argument(v)!]))
+        let arg = Self.argument(v)!
+        return .when(side.test, SQLFragment("\(side.value) \(op) \(arg.placeholder)", [arg.argument]))
     }
 
     private func between(_ x: Operand, _ lo: JSONValue, _ hi: JSONValue) -> SQLFragment {
@@ -91,7 +92,9 @@ package struct FilterCompiler {
             return .false
         }
         if family.isEqualityOnly { return .and([equals(x, lo), equals(x, hi)]) }
-        return .when(side.test, SQLFragment("\(side.value) BETWEEN ? AND ?", [Self.argument(lo)!, Self.argument(hi)!]))
+        let low = Self.argument(lo)!, high = Self.argument(hi)!
+        return .when(side.test, SQLFragment(
+            "\(side.value) BETWEEN \(low.placeholder) AND \(high.placeholder)", [low.argument, high.argument]))
     }
 
     /// Substring of a string, or an element of a list equal to `v`.
@@ -117,25 +120,27 @@ package struct FilterCompiler {
     private func elementMatch(_ v: JSONValue) -> SQLFragment? {
         let type = "deltasync_element.type", value = "deltasync_element.value"
         guard let family = ValueFamily(v), let arg = Self.argument(v) else { return nil }
+        let match = "\(value) = \(arg.placeholder)"
         switch family {
-        case .string: return SQLFragment("\(type) = 'text' AND \(value) = ?", [arg])
-        case .number: return SQLFragment("\(type) IN ('integer', 'real') AND \(value) = ?", [arg])
+        case .string: return SQLFragment("\(type) = 'text' AND \(match)", [arg.argument])
+        case .number: return SQLFragment("\(type) IN ('integer', 'real') AND \(match)", [arg.argument])
         case .bool: return SQLFragment("\(type) = ?", [(v.boolValue! ? "true" : "false").databaseValue])
-        case .list: return SQLFragment("\(type) = 'array' AND \(value) = ?", [arg])
-        case .map: return SQLFragment("\(type) = 'object' AND \(value) = ?", [arg])
+        case .list: return SQLFragment("\(type) = 'array' AND \(match)", [arg.argument])
+        case .map: return SQLFragment("\(type) = 'object' AND \(match)", [arg.argument])
         }
     }
 
-    /// `v` as SQL compares it with the value expressions of ``Operand``; `nil` for a list or
-    /// map that no stored value can equal (see ``JSONText/roundTripping(_:)``).
-    private static func argument(_ v: JSONValue) -> DatabaseValue? {
+    /// `v` as SQL compares it with the value expressions of ``Operand``, with the placeholder
+    /// that reads it; `nil` for a list or map that no stored value can equal (see
+    /// ``JSONText/roundTripping(_:)``).
+    private static func argument(_ v: JSONValue) -> (placeholder: String, argument: DatabaseValue)? {
         switch v {
         case .null: return nil
-        case .bool(let b): return Int64(b ? 1 : 0).databaseValue
-        case .int(let i): return Int64(i).databaseValue
-        case .double(let d): return d.databaseValue
-        case .string(let s): return s.databaseValue
-        case .array, .object: return JSONText.roundTripping(v)?.databaseValue
+        case .bool(let b): return ("?", Int64(b ? 1 : 0).databaseValue)
+        case .int(let i): return ("?", Int64(i).databaseValue)
+        case .double(let d): return ("?", d.databaseValue)
+        case .string(let s): return SQLFragment.text(s)
+        case .array, .object: return JSONText.roundTripping(v).map(SQLFragment.text)
         }
     }
 }

@@ -50,6 +50,9 @@ package struct ModelTable: Sendable {
     package let storedFieldColumns: [Int]
     /// Whether the column at a position below ``keyColumnCount`` is a primary key column.
     private let isKeyColumn: [Bool]
+    /// Whether each column is a primary key or index column: text there must not hold NUL
+    /// (see ``refuseNUL(_:column:)``).
+    private let isLookupColumn: [Bool]
     private let keyColumnCount: Int
     private let versionColumn: Int
     /// Primary key columns, partition first.
@@ -125,6 +128,8 @@ package struct ModelTable: Sendable {
         self.storedFieldColumns = storedFieldColumns
         self.keyColumnCount = (primaryKey.max() ?? -1) + 1
         self.isKeyColumn = (0..<keyColumnCount).map { primaryKey.contains($0) }
+        let lookupColumns = Set(primaryKey + indexes.values.flatMap(\.columns))
+        self.isLookupColumn = columns.indices.map { lookupColumns.contains($0) }
         self.versionColumn = columnIndex["_version"]!
         self.primaryKey = primaryKey
         self.indexes = indexes
@@ -450,6 +455,7 @@ package struct ModelTable: Sendable {
         // The common cases bind straight from the value; a sync page binds a dozen per record.
         switch (columns[column].kind, value) {
         case (.text, .string(let text)), (.jsonString, .string(let text)):
+            if isLookupColumn[column] { try refuseNUL(text, column: column) }
             bindText(text, at: position, to: handle, scratch: &scratch)
             return
         case (.integer, .int(let number)):
@@ -525,6 +531,8 @@ package struct ModelTable: Sendable {
     /// - Throws: ``AppSyncError`` (`ValidationException`) when the value does not fit the field.
     package func encode(_ value: JSONValue, column index: Int) throws -> DatabaseValue {
         let column = columns[index]
+        // Keys and index values are bound through GRDB, as C strings.
+        if isLookupColumn[index], case .string(let text) = value { try refuseNUL(text, column: index) }
         guard let encoded = column.kind.encode(value) else {
             throw AppSyncError(
                 .validation,
@@ -543,6 +551,19 @@ package struct ModelTable: Sendable {
             guard !value.isNull else { throw missingKey(columns[i].name) }
             return try encode(value, column: i)
         }
+    }
+
+    /// Throws when `text` holds a NUL (U+0000). Keys and index values are looked up through
+    /// GRDB, which binds text as a C string: `"victim\u{0}x"` would find the item `victim`.
+    /// Refusing them keeps every key naming exactly one item.
+    ///
+    /// - Throws: ``AppSyncError`` (`ValidationException`).
+    private func refuseNUL(_ text: String, column index: Int) throws {
+        guard text.utf8.contains(0) else { return }
+        throw AppSyncError(
+            .validation,
+            "Field '\(columns[index].name)' of \(name) is a key or index field and cannot contain the NUL character (U+0000). Remove it from the value."
+        )
     }
 
     package func missingKey(_ field: String) -> AppSyncError {

@@ -48,9 +48,17 @@ package struct SQLFragment {
         var upper = Array(prefix.utf8)
         guard let last = upper.popLast() else { return SQLFragment("typeof(\(expression)) = 'text'") }
         upper.append(last + 1)
+        let lower = text(prefix)
         return SQLFragment(
-            "(\(expression) >= ? AND \(expression) < CAST(? AS TEXT))",
-            [prefix.databaseValue, Data(upper).databaseValue]
+            "(\(expression) >= \(lower.placeholder) AND \(expression) < CAST(? AS TEXT))",
+            [lower.argument, Data(upper).databaseValue]
         )
+    }
+
+    /// A text argument and the placeholder that reads it. GRDB binds text as a C string, which
+    /// ends at the first NUL, so `"a\u{0}b"` would compare as `"a"`: text holding a NUL is
+    /// bound as a blob and read back as text, byte for byte.
+    package static func text(_ value: String) -> (placeholder: String, argument: DatabaseValue) {
+        value.utf8.contains(0) ? ("CAST(? AS TEXT)", Data(value.utf8).databaseValue) : ("?", value.databaseValue)
     }
 }

@@ -29,7 +29,9 @@ enum AWSScalars {
     /// Checks one input value; returns it unchanged (AWSJSON objects become JSON text).
     static func parse(_ value: Map, as scalar: ScalarType) throws -> Map {
         if scalar == .awsTimestamp {
-            if case .number(let n) = value, n.doubleValue.rounded() == n.doubleValue { return .int(Int(n.doubleValue)) }
+            // Epoch milliseconds (`_lastChangedAt`, `lastSync`) pass 2^53: read exactly, never
+            // through a double.
+            if case .number(let n) = value, let integer = BuiltInScalars.exactInteger(n) { return .int(integer) }
             throw invalid("\(value)", scalar)
         }
         if scalar == .awsJSON {
@@ -54,7 +56,10 @@ enum AWSScalars {
         switch value {
         case let s as String: return .string(s)
         case let i as Int: return .int(i)
-        case let d as Double: return scalar == .awsTimestamp ? .int(Int(d)) : .double(d)
+        case let d as Double:
+            guard scalar == .awsTimestamp else { return .double(d) }
+            guard let integer = Int(exactly: d) else { throw invalid("\(d)", scalar) }
+            return .int(integer)
         case let m as Map: return m
         default: return try map(from: value)
         }

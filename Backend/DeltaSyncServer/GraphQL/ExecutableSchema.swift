@@ -27,6 +27,7 @@ struct ExecutableSchema: Sendable {
         graphQL = try buildSchema(source: sdl)
         subscriptionTriggers = try Self.subscriptionTriggers(sdl)
         AWSScalars.install(in: graphQL)
+        BuiltInScalars.install(in: graphQL)
         try Self.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment)

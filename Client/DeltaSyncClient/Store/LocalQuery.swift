@@ -41,7 +41,8 @@ struct LocalQuery {
             let column = table.columns[index]
             func plain(_ value: JSONValue) -> DatabaseValue? {
                 switch (column.kind, value) {
-                case (.text, .string(let s)): return s.databaseValue
+                // Text with a NUL is left to the filter, which binds it byte for byte.
+                case (.text, .string(let s)) where !s.utf8.contains(0): return s.databaseValue
                 case (.integer, .int(let i)): return Int64(i).databaseValue
                 case (.real, .int(let i)): return Double(i).databaseValue
                 case (.real, .double(let d)): return d.databaseValue

@@ -261,6 +261,9 @@ struct JSONParser {
             position = start
             throw failure("the number does not fit a 64-bit float")
         }
+        // An integer written past 64 bits stays a double, as JSONDecoder reads it: rounded to
+        // one, -9223372036854775809 would read as Int.min.
+        if isIntegerText { return .double(double) }
         // As JSONDecoder: an integral value that fits an Int is an Int, however it is written.
         if double == double.rounded(), double >= -9_223_372_036_854_775_808, double < 9_223_372_036_854_775_808 {
             return .int(Int(double))
