@@ -34,6 +34,7 @@ public struct DeltaSyncServer: Sendable {
     let realtime: RealtimeEndpoint
     let store: any ItemStore
     let expiry: ExpiryService
+    let connections: ConnectionRegistry
     let logger: Logger
 
     /// Opens the store and builds the AppSync schema.
@@ -66,9 +67,12 @@ public struct DeltaSyncServer: Sendable {
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
             events: LocalEventFanOut(subscribers: subscribers))
         self.executor = executor
+        let connections = ConnectionRegistry(configuration: configuration.connections)
+        self.connections = connections
         realtime = RealtimeEndpoint(
             configuration: configuration.realtime, apiKey: apiKey,
-            starts: SubscriptionStart(executor: executor, apiKey: apiKey), registry: subscribers, logger: self.logger)
+            starts: SubscriptionStart(executor: executor, apiKey: apiKey), registry: subscribers,
+            connections: connections, logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: configuration.clock, logger: self.logger)
@@ -120,12 +124,17 @@ public struct DeltaSyncServer: Sendable {
         AdminRoutes(store: store, authenticator: authenticator).add(to: router)
         let realtime = self.realtime
         // Events up to the realtime limit go out as one frame. No WebSocket pings: the protocol
-        // has `ka`, and a ping timer per connection costs memory on every idle connection.
+        // has `ka`, and a ping timer per connection costs memory on every idle connection. Text
+        // frames are checked as UTF-8 (RFC 6455 8.1: close with 1007 otherwise).
         let frameSize = max(1 << 16, configuration.realtime.maxEventBytes + 4096)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: frameSize, autoPing: .disabled))) { request, channel, _ in
-                realtime.shouldUpgrade(request, channel: channel)
+            server: .deltaSync(
+                webSocket: .init(maxFrameSize: frameSize, autoPing: .disabled, validateUTF8: true),
+                connections: configuration.connections, maxBodyBytes: configuration.maxRequestBodyBytes,
+                registry: connections
+            ) { request, channel, _ in
+                try realtime.shouldUpgrade(request, channel: channel)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
             services: [expiry],

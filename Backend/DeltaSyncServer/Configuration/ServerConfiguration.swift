@@ -30,8 +30,12 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 20002
     /// The accepted `x-api-key`. `nil` generates a `da2-...` key at start.
     public var apiKey: String?
-    /// Largest accepted request body.
+    /// Largest accepted request body. A larger `Content-Length` is refused with 413 before the
+    /// body is read.
     public var maxRequestBodyBytes: Int = 5 * 1024 * 1024
+    /// Connection limits and timeouts of the HTTP port: what a client that sends nothing, too
+    /// little or too much gets.
+    public var connections = ConnectionConfiguration()
 
     // MARK: - Storage and sync
 
@@ -71,6 +75,10 @@ public struct RealtimeConfiguration: Sendable {
     /// Sent as `connection_ack.payload.connectionTimeoutMs`: clients reconnect when no `ka`
     /// arrives within it.
     public var connectionTimeout: Duration = .seconds(300)
+    /// How long an upgraded connection may go without sending `connection_init` before it is
+    /// closed (1008). AppSync documents no such wait; the default is ``connectionTimeout``, the
+    /// wait AppSync asks clients to allow the other way. Clients send `connection_init` at once.
+    public var connectionInitTimeout: Duration = .seconds(300)
     /// How often `ka` is sent; well inside ``connectionTimeout``.
     public var keepAliveInterval: Duration = .seconds(60)
     /// Subscriptions one connection may hold (`MaxSubscriptionsReachedError` beyond).

@@ -20,6 +20,7 @@ struct RealtimeConnection: Sendable {
         case clientClosed
         case overflowed
         case expired
+        case notInitialized
         case shuttingDown
     }
 
@@ -27,13 +28,18 @@ struct RealtimeConnection: Sendable {
     ///
     /// Three tasks per connection (reader, timer, endings; writes run on the event loop): ten
     /// thousand idle connections are thirty thousand suspended tasks, so each one counts.
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    ///
+    /// - Throws: what the inbound stream threw for a protocol violation (a message over the
+    ///   size limit, text that is not UTF-8), so the WebSocket handler closes with its code
+    ///   (1009, 1007) rather than 1000.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let endings = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingOldest(1))
         let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit) {
             endings.continuation.yield(.overflowed)
         }
         let subscriptions = Subscriptions()
         let acknowledged = NIOLockedValueBox(false)
+        var protocolViolation: (any Error)?
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -42,13 +48,22 @@ struct RealtimeConnection: Sendable {
                         throw Ending.clientClosed
                     }
                     group.addTask {
-                        // `ka` from the acknowledgement on, and the end of the connection's lifetime.
+                        // `ka` from the acknowledgement on, the wait for `connection_init`, and the
+                        // end of the connection's lifetime.
                         let clock = ContinuousClock()
                         let deadline = clock.now + configuration.maxConnectionDuration
+                        let initDeadline = clock.now + configuration.connectionInitTimeout
                         while true {
-                            try await Task.sleep(until: min(clock.now + configuration.keepAliveInterval, deadline), clock: clock)
+                            var wake = min(clock.now + configuration.keepAliveInterval, deadline)
+                            let waitingForInit = !acknowledged.withLockedValue({ $0 })
+                            if waitingForInit { wake = min(wake, initDeadline) }
+                            try await Task.sleep(until: wake, clock: clock)
                             if clock.now >= deadline { throw Ending.expired }
-                            if acknowledged.withLockedValue({ $0 }) { outbox.send(RealtimeServerMessage.keepAlive) }
+                            if acknowledged.withLockedValue({ $0 }) {
+                                outbox.send(RealtimeServerMessage.keepAlive)
+                            } else if clock.now >= initDeadline {
+                                throw Ending.notInitialized
+                            }
                         }
                     }
                     group.addTask {
@@ -65,14 +80,21 @@ struct RealtimeConnection: Sendable {
             channel.close(promise: nil)
         } catch Ending.expired {
             await close(outbound, .normalClosure, reason: "Connection lifetime reached; reconnect.")
+        } catch Ending.clientClosed {
+            // The client's close frame was answered by the WebSocket handler.
+        } catch is CancellationError {
+        } catch Ending.notInitialized {
+            await close(outbound, .policyViolation, reason: "connection_init was not received in time.")
         } catch Ending.shuttingDown {
             await close(outbound, .goingAway, reason: "The server is shutting down.")
         } catch {
             logger.debug("realtime connection ended", metadata: ["reason": "\(error)"])
+            protocolViolation = error
         }
         endings.continuation.finish()
         for subscription in subscriptions.all { registry.remove(subscription) }
         outbox.finish()
+        if let protocolViolation { throw protocolViolation }
     }
 
     /// Sends a close frame, or closes the socket if the peer does not take it within a second

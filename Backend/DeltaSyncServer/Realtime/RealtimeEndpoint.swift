@@ -14,17 +14,23 @@ struct RealtimeEndpoint: Sendable {
     let apiKey: String
     let starts: SubscriptionStart
     let registry: SubscriptionRegistry
+    /// The HTTP port's connections: WebSockets may not take the slots kept for HTTP.
+    let connections: ConnectionRegistry
     let logger: Logger
 
     /// Decides an upgrade request. Requests for other paths, or without `graphql-ws`, stay
     /// HTTP requests.
-    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<
+    ///
+    /// - Throws: a 503 ``RequestRejection`` when WebSockets hold every slot they may take; the
+    ///   connection's ``RequestGate`` answers it.
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) throws -> ShouldUpgradeResult<
         WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
     > {
         let path = String((request.path ?? "").prefix { $0 != "?" })
         guard Self.paths.contains(path),
             RealtimeAuthorization.subprotocols(request.headerFields).contains(Self.subprotocol)
         else { return .dontUpgrade }
+        try connections.admitWebSocket(channel)
         // Only `graphql-ws` is answered: browsers fail the handshake if the `header-...`
         // entry comes back.
         let headers: HTTPFields = [.secWebSocketProtocol: Self.subprotocol]
@@ -60,7 +66,7 @@ struct RealtimeEndpoint: Sendable {
         let connection = RealtimeConnection(
             configuration: configuration, starts: starts, registry: registry, channel: channel, logger: logger)
         return .upgrade(headers) { inbound, outbound, _ in
-            await connection.run(inbound: inbound, outbound: outbound)
+            try await connection.run(inbound: inbound, outbound: outbound)
         }
     }
 }
