@@ -59,13 +59,15 @@ public struct DeltaSyncServer: Sendable {
             handlerOverride: configuration.conflictHandler,
             lambda: configuration.lambdaConflictHandler
         )
-        let environment = ResolverEnvironment(
+        var environment = ResolverEnvironment(
             schema: project.schema, store: store, tokens: .random(), clock: configuration.clock, sync: sync,
             logger: self.logger)
+        environment.filterLimits = configuration.filterLimits
+        environment.maxPageSize = configuration.maxPageSize
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
-            events: LocalEventFanOut(subscribers: subscribers))
+            events: LocalEventFanOut(subscribers: subscribers), limits: configuration.documentLimits)
         self.executor = executor
         let connections = ConnectionRegistry(configuration: configuration.connections)
         self.connections = connections

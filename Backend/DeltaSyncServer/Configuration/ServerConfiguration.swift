@@ -1,3 +1,4 @@
+import DeltaSyncCore
 import DeltaSyncSchema
 import Foundation
 
@@ -60,6 +61,18 @@ public struct ServerConfiguration: Sendable {
 
     /// The realtime WebSocket endpoint's limits and timers (AppSync's by default).
     public var realtime = RealtimeConfiguration()
+
+    // MARK: - Limits
+
+    /// Bounds on a GraphQL document (nesting, definitions, variables, directives), checked
+    /// before it is parsed or validated, for HTTP and realtime alike.
+    public var documentLimits = DocumentLimits()
+    /// How large a `filter` or `condition` input may be (nesting and conditions).
+    public var filterLimits = FilterLimits()
+    /// The most items one page of a list, index or sync query returns, whatever `limit` asks:
+    /// DynamoDB ends a page at 1 MB, so AppSync never returns every item at once. The rest
+    /// follows through `nextToken`. Default 1,000.
+    public var maxPageSize = 1000
 
     // MARK: - Testing
 

@@ -9,6 +9,8 @@ struct RequestExecutor: Sendable {
     let schema: ExecutableSchema
     /// Where mutations' results go for subscribers.
     let events: (any EventFanOut)?
+    /// Checked before a document is parsed and before it is validated.
+    var limits = DocumentLimits()
     /// Clients send the same few operations over and over; parsing and validating each once
     /// roughly halves the cost of a small mutation.
     let documents = ValidatedDocumentCache(capacity: 512)
@@ -23,6 +25,9 @@ struct RequestExecutor: Sendable {
     /// The parsed and validated document of a query, or the errors in AppSync's shape.
     func document(_ query: String) -> Result<Document, ResponseErrors> {
         if let cached = documents[query] { return .success(cached) }
+        if let refusal = limits.refusal(text: query) {
+            return .failure(ResponseErrors(errors: [Self.plainError("Validation error: \(refusal)")]))
+        }
         let document: Document
         do {
             document = try parse(source: Source(body: query, name: "GraphQL request"))
@@ -30,6 +35,9 @@ struct RequestExecutor: Sendable {
             return .failure(ResponseErrors(errors: [Self.syntaxError(error)]))
         } catch {
             return .failure(ResponseErrors(errors: [Self.plainError("Invalid Syntax : \(error)")]))
+        }
+        if let refusal = limits.refusal(document: document) {
+            return .failure(ResponseErrors(errors: [Self.plainError("Validation error: \(refusal)")]))
         }
         let validationErrors = validate(schema: schema.graphQL, ast: document)
         guard validationErrors.isEmpty else {

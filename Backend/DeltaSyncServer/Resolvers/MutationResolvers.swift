@@ -19,7 +19,7 @@ struct MutationResolvers: Sendable {
 
     func create(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
         let input = try Self.input(args)
-        let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
+        let condition = try environment.predicate(args.argument("condition"))
         var item: Item = [:]
         for field in model.storedFields {
             if let value = input[field.name], !value.isNull {
@@ -88,7 +88,7 @@ struct MutationResolvers: Sendable {
 
     private func change(_ model: Model, args: Map, field: MutationField, isDelete: Bool) async throws -> ItemObject {
         let input = try Self.input(args)
-        let condition = try QueryPredicate(filter: args.argument("condition") ?? .null)
+        let condition = try environment.predicate(args.argument("condition"))
         let key = try Self.key(model, from: input)
         let handler = environment.sync.handler(for: model)
         let sent = input["_version"]?.intValue ?? 0

@@ -60,7 +60,7 @@ struct QueryResolvers: Sendable {
             return ["items": [ItemObject?]()]
         }
         let access: ItemQuery.Access
-        var filter = try QueryPredicate(filter: args.argument("filter") ?? .null)
+        var filter = try environment.predicate(args.argument("filter"))
         if let indexName = relation.indexName ?? indexServing(relation.relatedFields, in: related) {
             let index = indexName == "" ? nil : indexName
             let sortFields = index.flatMap(related.index(named:))?.sortKeyFields ?? related.primaryKey.sortKeyFields
@@ -102,7 +102,7 @@ struct QueryResolvers: Sendable {
         _ model: Model, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
         writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> [String: any Sendable] {
-        let limit = try Self.limit(args, default: Self.defaultLimit, max: nil)
+        let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
         let after = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName).cursor
         }

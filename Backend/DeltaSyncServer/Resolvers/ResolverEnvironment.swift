@@ -14,6 +14,16 @@ struct ResolverEnvironment: Sendable {
     let clock: @Sendable () -> Date
     let sync: SyncSettings
     let logger: Logger
+    /// How large a filter or condition input may be.
+    var filterLimits = FilterLimits()
+    /// The most items one page of a list, index or sync query returns, whatever `limit` asks
+    /// (DynamoDB stops a page at 1 MB); the rest follows through `nextToken`.
+    var maxPageSize = 1000
+
+    /// The filter or condition input `value` as a predicate, within ``filterLimits``.
+    func predicate(_ value: JSONValue?) throws -> QueryPredicate {
+        try QueryPredicate(filter: value ?? .null, limits: filterLimits)
+    }
 
     /// Now in epoch milliseconds, the unit of `_lastChangedAt` and `startedAt`.
     /// Rounded, not truncated: `Date` holds seconds as a double, and truncating turns

@@ -26,7 +26,7 @@ struct SyncResolvers: Sendable {
             try environment.tokens.decode($0, for: queryName)
         }
         let filterInput = args.argument("filter") ?? .null
-        let filter = try QueryPredicate(filter: filterInput)
+        let filter = try environment.predicate(filterInput)
         let lastSync = args.argument("lastSync")?.intValue
         let now = environment.nowMilliseconds
         let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now)

@@ -7,8 +7,19 @@ extension QueryPredicate {
     /// AppSync's `toDynamoDBFilterExpression`. `null` means "no filter".
     ///
     /// - Throws: ``AppSyncError`` with `errorType` `InvalidArgumentException` naming the
-    ///   offending operator when the input is not a filter.
-    public init(filter: JSONValue) throws {
+    ///   offending operator when the input is not a filter, or when it is larger than `limits`
+    ///   allow.
+    public init(filter: JSONValue, limits: FilterLimits = FilterLimits()) throws {
+        var budget = limits.maxConditions
+        self = try Self(filter: filter, depth: 0, limits: limits, budget: &budget)
+    }
+
+    private init(filter: JSONValue, depth: Int, limits: FilterLimits, budget: inout Int) throws {
+        guard depth <= limits.maxDepth else {
+            throw AppSyncError(
+                .invalidArgument,
+                "The filter nests 'and', 'or' and 'not' more than \(limits.maxDepth) levels deep; flatten it.")
+        }
         switch filter {
         case .null:
             self = .all
@@ -22,16 +33,26 @@ extension QueryPredicate {
                     guard let list = value.arrayValue else {
                         throw AppSyncError(.invalidArgument, "Filter '\(key)' expects a list of filters.")
                     }
-                    let children = try list.filter { !$0.isNull }.map(QueryPredicate.init(filter:))
+                    let children = try list.filter { !$0.isNull }.map {
+                        try QueryPredicate(filter: $0, depth: depth + 1, limits: limits, budget: &budget)
+                    }
                     parts.append(key == "and" ? .and(children) : .or(children))
                 case "not":
-                    parts.append(.not(try QueryPredicate(filter: value)))
+                    parts.append(.not(try QueryPredicate(filter: value, depth: depth + 1, limits: limits, budget: &budget)))
                 default:
                     guard let ops = value.objectValue else {
                         throw AppSyncError(.invalidArgument, "Filter for field '\(key)' must be an object of operators.")
                     }
                     for op in ops.keys.sorted() where !(ops[op]!.isNull) {
-                        parts.append(.field(key, try FieldOperator(name: op, value: ops[op]!, field: key)))
+                        let operand = ops[op]!
+                        // `in` and `notIn` compare against each listed value.
+                        budget -= max(1, operand.arrayValue?.count ?? 1)
+                        guard budget >= 0 else {
+                            throw AppSyncError(
+                                .invalidArgument,
+                                "The filter has more than \(limits.maxConditions) conditions (each value of 'in' and 'notIn' counts); split the query.")
+                        }
+                        parts.append(.field(key, try FieldOperator(name: op, value: operand, field: key)))
                     }
                 }
             }
@@ -40,6 +61,19 @@ extension QueryPredicate {
             throw AppSyncError(.invalidArgument, "A filter must be an object.")
         }
     }
+}
+
+/// How large a filter or condition input may be. The store compiles a filter to one SQL
+/// expression, and SQLite's parser refuses one nested about 45 `not`s deep or an `or` of
+/// about 1,000 clauses (with its own error text); a bound here answers with a clear error first.
+/// DynamoDB bounds filter expressions too (4 KB, 300 operators).
+public struct FilterLimits: Sendable, Equatable {
+    /// Levels of `and`, `or` and `not`. Default 10.
+    public var maxDepth = 10
+    /// Field conditions in all, each value of `in`/`notIn` counted. Default 300.
+    public var maxConditions = 300
+
+    public init() {}
 }
 
 extension FieldOperator {
