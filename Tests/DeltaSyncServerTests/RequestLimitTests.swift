@@ -80,3 +80,76 @@ import Testing
         }
     }
 }
+
+/// One request's resolvers, items, response size and time are bounded; the request gets an
+/// AppSync-shaped error and the server goes on serving.
+@Suite struct ExecutionLimitTests {
+    static func seedBlog(_ client: TestServer.Client, posts: Int) async throws {
+        _ = try await client.expectData("createBlog", #"mutation { createBlog(input: {id: "b1", name: "B"}) { id } }"#)
+        for i in 0..<posts {
+            _ = try await client.expectData(
+                "createPost", "mutation($i: CreatePostInput!) { createPost(input: $i) { id } }",
+                ["i": ["id": .string("p\(i)"), "blogID": "b1", "title": "t", "publishedAt": "2026-01-01T00:00:00Z"]])
+        }
+    }
+
+    @Test("nested connections that fan out stop at the resolver limit")
+    func resolverLimit() async throws {
+        try await TestServer(configure: { $0.executionLimits.maxResolvers = 50 }).withClient { client in
+            try await Self.seedBlog(client, posts: 10)
+            let fanOut = """
+                { getBlog(id: "b1") { posts(limit: 100) { items { blog { posts(limit: 100) { items { blog { posts(limit: 100) { items { id } } } } } } } } } }
+                """
+            let reply = try await client.graphQL(fanOut)
+            #expect(reply.errors.contains { $0["errorType"] == "LimitExceededError" }, "\(reply.json.jsonText.prefix(400))")
+            let small = try await client.expectData("getBlog", #"{ getBlog(id: "b1") { posts { items { id } } } }"#)
+            #expect(small["posts"]["items"].arrayValue?.count == 10, "a request within the limit is served")
+        }
+    }
+
+    @Test("aliases of large lists stop at the item limit")
+    func itemLimit() async throws {
+        try await TestServer(configure: { $0.executionLimits.maxItems = 50 }).withClient { client in
+            try await Self.seedBlog(client, posts: 10)
+            let aliases = (0..<20).map { "a\($0): listPosts(limit: 1000) { items { id } }" }.joined(separator: " ")
+            let reply = try await client.graphQL("{ \(aliases) }")
+            #expect(reply.errors.contains { $0["errorType"] == "LimitExceededError" }, "\(reply.json.jsonText.prefix(400))")
+            let listed = try await client.expectData("listPosts", "{ listPosts { items { id } } }")
+            #expect(listed["items"].arrayValue?.count == 10)
+        }
+    }
+
+    @Test("a response over the size limit is replaced by an error")
+    func responseSizeLimit() async throws {
+        try await TestServer(configure: { $0.executionLimits.maxResponseBytes = 300 }).withClient { client in
+            try await Self.seedBlog(client, posts: 10)
+            let reply = try await client.graphQL("{ listPosts { items { id title blogID status _version } } }")
+            #expect(reply.data == .null)
+            #expect(reply.firstError["errorType"] == "LimitExceededError")
+            let small = try await client.expectData("getPost", #"{ getPost(id: "p1") { id } }"#)
+            #expect(small["id"] == "p1")
+        }
+    }
+
+    @Test("a request past the time limit is answered with AppSync's ExecutionTimeout", .tags(.timing))
+    func timeout() async throws {
+        let project = try ConflictTests.players(.lambda)
+        try await TestServer(project: project, configure: {
+            $0.executionLimits.timeout = .seconds(3)
+            $0.lambdaConflictHandler = { _ in
+                // A handler that never answers in time; cancelled when the request times out.
+                try await Task.sleep(for: .seconds(60))
+                return .reject
+            }
+        }).withClient { client in
+            _ = try await client.expectData("createPlayer", #"mutation { createPlayer(input: {id: "p1", name: "n"}) { id } }"#)
+            let started = ContinuousClock.now
+            let reply = try await client.graphQL(#"mutation { updatePlayer(input: {id: "p1", name: "x", _version: 0}) { id } }"#)
+            #expect(reply.firstError["errorType"] == "ExecutionTimeout")
+            #expect(reply.firstError["message"] == "Execution timed out.")
+            #expect(ContinuousClock.now - started < .seconds(30), "answered at the limit, not when the handler ends")
+            let player = try await client.expectData("getPlayer", #"{ getPlayer(id: "p1") { _version } }"#)
+            #expect(player["_version"] == 1, "nothing was written")
+        }
+    }
+}

@@ -67,6 +67,8 @@ public struct ServerConfiguration: Sendable {
     /// Bounds on a GraphQL document (nesting, definitions, variables, directives), checked
     /// before it is parsed or validated, for HTTP and realtime alike.
     public var documentLimits = DocumentLimits()
+    /// Bounds on running a request: resolvers, items read, response size and time.
+    public var executionLimits = ExecutionLimits()
     /// How large a `filter` or `condition` input may be (nesting and conditions).
     public var filterLimits = FilterLimits()
     /// The most items one page of a list, index or sync query returns, whatever `limit` asks:

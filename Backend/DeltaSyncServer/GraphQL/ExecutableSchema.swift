@@ -88,10 +88,11 @@ struct ExecutableSchema: Sendable {
                     guard let relation = field.relation else { continue }
                     let queryName = "\(model.name).\(field.name)"
                     if relation.isConnection {
-                        relationResolvers[field.name] = { source, args, _, _ in
+                        relationResolvers[field.name] = { source, args, context, _ in
                             guard let parent = source as? ItemObject else { return nil }
-                            return try await queries.connection(
-                                from: parent.item, relation: relation, args: args, queryName: queryName)
+                            return try Self.counted(
+                                await queries.connection(from: parent.item, relation: relation, args: args, queryName: queryName),
+                                context: context)
                         }
                     } else {
                         relationResolvers[field.name] = { source, _, _, _ in
@@ -115,10 +116,21 @@ struct ExecutableSchema: Sendable {
         resolve: (ItemProjection.ItemArrayWriter?) async throws -> [String: any Sendable]
     ) async throws -> [String: any Sendable] {
         guard let scope = context as? RequestScope, let target = scope.itemsTarget(info) else {
-            return try await resolve(nil)
+            return try await counted(resolve(nil), context: context)
         }
         let writer = projection.writer(for: model, selection: target.selection, fragments: target.fragments)
-        return scope.deferItems(of: try await resolve(writer), model: model, target: target)
+        return scope.deferItems(of: try counted(await resolve(writer), context: context), model: model, target: target)
+    }
+
+    /// `connection`, once its items are counted against the request's ``ResolverBudget``.
+    private static func counted(_ connection: [String: any Sendable], context: Any) throws -> [String: any Sendable] {
+        guard let budget = (context as? RequestScope)?.budget else { return connection }
+        if let items = connection["items"] as? [ItemObject?] {
+            try budget.spendItems(items.count)
+        } else if let projected = connection["items"] as? ProjectedArray {
+            try budget.spendItems(projected.count)
+        }
+        return connection
     }
 
     /// A root mutation field: the mutation's outcome (``MutationShortcut``'s when it ran the
@@ -179,7 +191,12 @@ struct ExecutableSchema: Sendable {
         guard !resolvers.isEmpty else { return }
         let fields = try type.fields()
         for (name, field) in fields {
-            if let resolve = resolvers[name] { field.resolve = resolve }
+            guard let resolve = resolvers[name] else { continue }
+            // Every resolver counts against the request's budget before it reads anything.
+            field.resolve = { source, args, context, info in
+                try (context as? RequestScope)?.budget.spendResolver()
+                return try await resolve(source, args, context, info)
+            }
         }
         type.fields = { fields }
     }

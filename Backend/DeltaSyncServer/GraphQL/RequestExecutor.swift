@@ -11,6 +11,8 @@ struct RequestExecutor: Sendable {
     let events: (any EventFanOut)?
     /// Checked before a document is parsed and before it is validated.
     var limits = DocumentLimits()
+    /// Bounds on running a request: resolvers, items, response size, time.
+    var executionLimits = ExecutionLimits()
     /// Clients send the same few operations over and over; parsing and validating each once
     /// roughly halves the cost of a small mutation.
     let documents = ValidatedDocumentCache(capacity: 512)
@@ -18,8 +20,26 @@ struct RequestExecutor: Sendable {
     /// - Parameter explain: record how sync queries read their items and return it in
     ///   `extensions.deltasync.plans`.
     func execute(_ request: GraphQLRequest, explain: Bool = false) async -> [UInt8] {
-        let (body, splices) = await respond(request, explain: explain)
-        return ResponseJSON.bytes(body, splices: splices)
+        let limits = executionLimits
+        let answer = await Deadline.race(after: limits.timeout) {
+            let (body, splices) = await respond(request, explain: explain)
+            return ResponseJSON.bytes(body, splices: splices)
+        }
+        guard let bytes = answer else {
+            // AppSync's words; the work goes on in the background until its next budget check.
+            return Self.errorBytes("Execution timed out.", errorType: .executionTimeout)
+        }
+        guard bytes.count <= limits.maxResponseBytes else {
+            return Self.errorBytes(
+                "The response is \(bytes.count) bytes, more than the \(limits.maxResponseBytes) allowed; select fewer items or fields.",
+                errorType: .limitExceeded)
+        }
+        return bytes
+    }
+
+    /// A response of one error and no data.
+    private static func errorBytes(_ message: String, errorType: AppSyncErrorType) -> [UInt8] {
+        ResponseJSON.bytes(body(data: nil, errors: [plainError(message, errorType: errorType)]), splices: [])
     }
 
     /// The parsed and validated document of a query, or the errors in AppSync's shape.
@@ -91,7 +111,8 @@ struct RequestExecutor: Sendable {
                     earlierResults[shortcut.responseKey] = failure.outcome
                 }
             }
-            let scope = RequestScope(explain: explain, defersItems: false, earlierResults: earlierResults)
+            let scope = RequestScope(
+                explain: explain, defersItems: false, budget: ResolverBudget(executionLimits), earlierResults: earlierResults)
             let result = try await run(request, document: document, scope: scope)
             let data = Self.data(result.data, completing: scope.completedResults)
             if let operation, operation.operation == .mutation {
@@ -142,7 +163,7 @@ struct RequestExecutor: Sendable {
     private func executeProjectingItems(_ request: GraphQLRequest, document: Document, explain: Bool) async throws
         -> (Map, [ResponseJSON.Splice])?
     {
-        let scope = RequestScope(explain: explain, defersItems: true)
+        let scope = RequestScope(explain: explain, defersItems: true, budget: ResolverBudget(executionLimits))
         let result = try await run(request, document: document, scope: scope)
         let pages = scope.deferred
         guard result.errors.isEmpty else { return nil }

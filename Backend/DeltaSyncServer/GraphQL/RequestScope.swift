@@ -17,8 +17,15 @@ final class RequestScope: Sendable {
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
-    init(explain: Bool, defersItems: Bool, earlierResults: [String: Result<ItemObject, any Error>] = [:]) {
+    /// What the request has left to spend on resolvers and items.
+    let budget: ResolverBudget
+
+    init(
+        explain: Bool, defersItems: Bool, budget: ResolverBudget,
+        earlierResults: [String: Result<ItemObject, any Error>] = [:]
+    ) {
         plans = QueryPlanLog(explain: explain)
+        self.budget = budget
         self.defersItems = defersItems
         self.earlierResults = earlierResults
     }

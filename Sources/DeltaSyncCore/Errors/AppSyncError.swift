@@ -66,6 +66,8 @@ public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, Expressibl
     public static let malformedMessage: Self = "MalformedMessage"
     /// A subscriber fell too far behind and was disconnected.
     public static let limitExceeded: Self = "LimitExceededError"
+    /// A request that ran past its time limit (AppSync: 30 seconds), message "Execution timed out."
+    public static let executionTimeout: Self = "ExecutionTimeout"
 }
 
 extension AppSyncError {
