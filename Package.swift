@@ -265,6 +265,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // To change a server's database behind its back, as another process could.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/DeltaSyncServerTests"
         ),

@@ -67,7 +67,7 @@ public struct DeltaSyncServer: Sendable {
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
-            events: LocalEventFanOut(subscribers: subscribers), limits: configuration.documentLimits,
+            events: LocalEventFanOut(subscribers: subscribers), logger: self.logger, limits: configuration.documentLimits,
             executionLimits: configuration.executionLimits)
         self.executor = executor
         let connections = ConnectionRegistry(configuration: configuration.connections)

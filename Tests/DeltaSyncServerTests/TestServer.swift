@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -36,7 +37,7 @@ struct TestServer {
     let server: DeltaSyncServer
 
     init(
-        storage: ServerConfiguration.Storage = .inMemory, project: AmplifyProject? = nil,
+        storage: ServerConfiguration.Storage = .inMemory, project: AmplifyProject? = nil, logger: Logger? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
         var configuration = ServerConfiguration()
@@ -44,7 +45,8 @@ struct TestServer {
         configuration.storage = storage
         configuration.port = 0
         configure(&configuration)
-        server = try DeltaSyncServer(project: try project ?? ExampleSchema.blogProject(), configuration: configuration)
+        server = try DeltaSyncServer(
+            project: try project ?? ExampleSchema.blogProject(), configuration: configuration, logger: logger)
     }
 
     /// Runs `body` with a client bound to the in-process application.

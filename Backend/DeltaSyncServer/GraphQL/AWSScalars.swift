@@ -75,10 +75,11 @@ enum AWSScalars {
         case .awsTime: return "an extended ISO 8601 time, hh:mm:ss.sss with an optional offset"
         case .awsDateTime: return "an extended ISO 8601 date and time with an offset, YYYY-MM-DDThh:mm:ss.sssZ"
         case .awsTimestamp: return "an integer number of seconds since the epoch"
-        case .awsEmail: return "an email address such as name@example.com"
+        case .awsEmail:
+            return "an email address such as name@example.com, at most 254 bytes, its local part at most 64"
         case .awsJSON: return "a JSON string"
         case .awsPhone: return "a phone number such as +1 206 555 0100"
-        case .awsURL: return "a URL with a scheme, such as https://example.com/path"
+        case .awsURL: return "a URL with a scheme and a valid host, such as https://example.com/path, without // in its path"
         case .awsIPAddress: return "an IPv4 or IPv6 address, optionally with a /prefix"
         default: return scalar.rawValue
         }
@@ -94,9 +95,9 @@ enum AWSScalars {
             let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
             return parts.count == 2 && matchesDate(parts[0], requireOffset: false, allowOffset: false)
                 && matchesTime(parts[1], requireOffset: true)
-        case .awsEmail: return isEmail(text)
+        case .awsEmail: return EmailAddressSyntax.isValid(text)
         case .awsPhone: return isPhone(text)
-        case .awsURL: return isURL(text)
+        case .awsURL: return URLSyntax.isValid(text)
         case .awsIPAddress: return isIPAddress(text)
         default: return true
         }
@@ -152,29 +153,11 @@ enum AWSScalars {
         return true
     }
 
-    private static func isEmail(_ s: String) -> Bool {
-        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].count >= 3, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !s.contains(where: \.isWhitespace)
-        else { return false }
-        return true
-    }
-
     private static func isPhone(_ s: String) -> Bool {
         let allowed = Set("0123456789 -().+")
         let digitCount = s.filter(\.isASCIIDigitChar).count
         return !s.isEmpty && s.allSatisfy(allowed.contains) && (7...15).contains(digitCount)
             && !s.dropFirst().contains("+")
-    }
-
-    private static func isURL(_ s: String) -> Bool {
-        guard let colon = s.firstIndex(of: ":"), colon != s.startIndex else { return false }
-        let scheme = s[..<colon]
-        guard scheme.first!.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
-            return false
-        }
-        let rest = s[s.index(after: colon)...]
-        return !rest.isEmpty && !s.contains(where: \.isWhitespace)
     }
 
     private static func isIPAddress(_ s: String) -> Bool {
@@ -195,7 +178,8 @@ enum AWSScalars {
         }
     }
 
-    private static func isIPv6(_ s: Substring) -> Bool {
+    /// An IPv6 address without prefix or zone; also the bracketed host of an `AWSURL`.
+    static func isIPv6(_ s: Substring) -> Bool {
         let halves = s.components(separatedBy: "::")
         guard halves.count <= 2 else { return false }
         func groups(_ part: String) -> [Substring]? {

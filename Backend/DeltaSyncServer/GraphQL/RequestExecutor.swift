@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import GraphQL
+import Logging
 import OrderedCollections
 
 /// Runs one GraphQL request against the executable schema and shapes the answer as AppSync
@@ -9,6 +10,8 @@ struct RequestExecutor: Sendable {
     let schema: ExecutableSchema
     /// Where mutations' results go for subscribers.
     let events: (any EventFanOut)?
+    /// Where unexpected errors go in full; the client gets an `InternalFailure` without them.
+    let logger: Logger
     /// Checked before a document is parsed and before it is validated.
     var limits = DocumentLimits()
     /// Bounds on running a request: resolvers, items, response size, time.
@@ -118,11 +121,12 @@ struct RequestExecutor: Sendable {
             if let operation, operation.operation == .mutation {
                 publishEvents(of: operation, data: data, document: document, request: request)
             }
-            return (Self.body(data: data, errors: result.errors.map(Self.executionError), scope: scope), [])
+            return (Self.body(data: data, errors: result.errors.map(executionError), scope: scope), [])
         } catch let error as GraphQLError {
-            return (Self.body(data: nil, errors: [Self.executionError(error)]), [])
+            return (Self.body(data: nil, errors: [executionError(error)]), [])
         } catch {
-            return (Self.body(data: nil, errors: [Self.plainError("\(error)", errorType: .internalFailure)]), [])
+            let shown = AppSyncError.redacting(error, at: request.operationName ?? "the request", logger: logger)
+            return (Self.body(data: nil, errors: [Self.plainError(shown.message, errorType: shown.errorType)]), [])
         }
     }
 
@@ -249,38 +253,48 @@ struct RequestExecutor: Sendable {
         ])
     }
 
-    static func executionError(_ error: GraphQLError) -> Map {
-        let path: Map =
-            error.path.elements.isEmpty
-            ? .null
-            : .array(
-                error.path.elements.map { element in
-                    switch element {
-                    case .index(let i): return .int(i)
-                    case .key(let k): return .string(k)
-                    }
-                })
-        if let appSync = error.originalError as? AppSyncError {
+    /// A field's error: an ``AppSyncError`` a resolver threw with its type, message and data;
+    /// the library's own errors (a null in a non-null field) as the library words them; any
+    /// other error a resolver or the store threw as ``AppSyncErrorType/internalFailure``, its
+    /// text only in the log (``AppSyncError/redacting(_:at:logger:)``).
+    func executionError(_ error: GraphQLError) -> Map {
+        let elements: [Map] = error.path.elements.map { element in
+            switch element {
+            case .index(let i): return .int(i)
+            case .key(let k): return .string(k)
+            }
+        }
+        let path: Map = elements.isEmpty ? .null : .array(elements)
+        guard let original = error.originalError else {
+            if path == .null {
+                // Variable coercion and other pre-execution failures are validation errors.
+                return Self.validationError(error)
+            }
             return .dictionary([
                 "path": path,
-                "data": appSync.data.map,
-                "errorType": .string(appSync.errorType.rawValue),
-                "errorInfo": appSync.errorInfo.map,
-                "locations": locations(error),
-                "message": .string(appSync.message),
+                "data": .null,
+                "errorType": .null,
+                "errorInfo": .null,
+                "locations": Self.locations(error),
+                "message": .string(error.message),
             ])
         }
-        if error.originalError == nil, path == .null {
-            // Variable coercion and other pre-execution failures are validation errors.
-            return validationError(error)
-        }
+        // The library describes a thrown error with `String(describing:)`: a GRDB error's
+        // description holds the SQL, its arguments and the SQLite message.
+        let location = error.path.elements.map { element in
+            switch element {
+            case .index(let i): return String(i)
+            case .key(let k): return k
+            }
+        }.joined(separator: ".")
+        let shown = AppSyncError.redacting(original, at: location.isEmpty ? "the request" : location, logger: logger)
         return .dictionary([
             "path": path,
-            "data": .null,
-            "errorType": .null,
-            "errorInfo": .null,
-            "locations": locations(error),
-            "message": .string(error.message),
+            "data": shown.data.map,
+            "errorType": .string(shown.errorType.rawValue),
+            "errorInfo": shown.errorInfo.map,
+            "locations": Self.locations(error),
+            "message": .string(shown.message),
         ])
     }
 

@@ -23,10 +23,9 @@ struct SubscriptionStart: Sendable {
             case .failure(let failure): return .failure(failure)
             }
             return .success(try subscription(id: id, request: request, document: document, outbox: outbox))
-        } catch let error as AppSyncError {
-            return .failure(RequestExecutor.ResponseErrors(errors: [RequestExecutor.plainError(error.message, errorType: error.errorType)]))
         } catch {
-            return .failure(RequestExecutor.ResponseErrors(errors: [RequestExecutor.plainError("\(error)", errorType: .internalFailure)]))
+            let shown = AppSyncError.redacting(error, at: "subscription \(id)", logger: executor.logger)
+            return .failure(RequestExecutor.ResponseErrors(errors: [RequestExecutor.plainError(shown.message, errorType: shown.errorType)]))
         }
     }
 
