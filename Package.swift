@@ -259,6 +259,7 @@ let package = Package(
             name: "DeltaSyncServerTests",
             dependencies: [
                 "DeltaSyncServer",
+                "DeltaSyncTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

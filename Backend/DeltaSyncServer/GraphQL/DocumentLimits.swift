@@ -19,14 +19,31 @@ public struct DocumentLimits: Sendable, Equatable {
     public var maxVariables = 250
     /// Directives in one document. Default 500.
     public var maxDirectives = 500
+    /// Fields, fragment spreads and inline fragments in one document. Validation compares the
+    /// fields of a selection set pairwise (3,000 fields cost seconds). A DataStore document
+    /// selects a model's fields and metadata, a few dozen. Default 1,000.
+    public var maxSelections = 1_000
+    /// Values written in the document's arguments (each list element and object field counts):
+    /// checking an `or` of 20,000 literal clauses against its input type took 16 seconds.
+    /// Values sent as variables do not count. Default 1,000.
+    public var maxValues = 1_000
+    /// The longest name (of a field, type, argument or variable). An unknown name is answered
+    /// with the names it is closest to, found by comparing it with every name in the schema:
+    /// a 30 KB name took seconds. Default 256.
+    public var maxNameLength = 256
 
     public init() {}
 
     /// Why `text` is refused, before it is parsed; `nil` when its nesting is within bounds.
     func refusal(text: String) -> String? {
-        let depth = Self.nesting(of: text, stoppingAbove: maxNesting)
-        guard depth > maxNesting else { return nil }
-        return "The query nests more than \(maxNesting) levels of selections, arguments or values; flatten it."
+        let shape = Self.scan(text, stoppingAbove: self)
+        if shape.depth > maxNesting {
+            return "The query nests more than \(maxNesting) levels of selections, arguments or values; flatten it."
+        }
+        if shape.longestName > maxNameLength {
+            return "The query has a name longer than \(maxNameLength) characters."
+        }
+        return nil
     }
 
     /// Why `document` is refused, before it is validated; `nil` when it is within bounds.
@@ -35,7 +52,7 @@ public struct DocumentLimits: Sendable, Equatable {
         if definitions.count > maxDefinitions {
             return "The query has \(definitions.count) operations and fragments; at most \(maxDefinitions) are allowed."
         }
-        var directives = 0
+        var counts = Counts()
         var fragments: [String: FragmentShape] = [:]
         var operations: [FragmentShape] = []
         for definition in definitions {
@@ -44,17 +61,26 @@ public struct DocumentLimits: Sendable, Equatable {
                 if operation.variableDefinitions.count > maxVariables {
                     return "An operation defines \(operation.variableDefinitions.count) variables; at most \(maxVariables) are allowed."
                 }
-                directives += operation.directives.count
-                operations.append(FragmentShape(operation.selectionSet, directives: &directives))
+                counts.count(operation.directives)
+                for variable in operation.variableDefinitions {
+                    if let value = variable.defaultValue { counts.count(value) }
+                }
+                operations.append(FragmentShape(operation.selectionSet, counts: &counts))
             case let fragment as FragmentDefinition:
-                directives += fragment.directives.count
-                fragments[fragment.name.value] = FragmentShape(fragment.selectionSet, directives: &directives)
+                counts.count(fragment.directives)
+                fragments[fragment.name.value] = FragmentShape(fragment.selectionSet, counts: &counts)
             default:
                 continue
             }
         }
-        if directives > maxDirectives {
-            return "The query uses \(directives) directives; at most \(maxDirectives) are allowed."
+        if counts.directives > maxDirectives {
+            return "The query uses \(counts.directives) directives; at most \(maxDirectives) are allowed."
+        }
+        if counts.selections > maxSelections {
+            return "The query makes \(counts.selections) selections; at most \(maxSelections) are allowed."
+        }
+        if counts.values > maxValues {
+            return "The query writes \(counts.values) values in its arguments; at most \(maxValues) are allowed. Pass large inputs as variables."
         }
         let expanded = Self.expandedDepth(operations, fragments: fragments, limit: maxNesting)
         guard expanded > maxNesting else { return nil }
@@ -63,17 +89,26 @@ public struct DocumentLimits: Sendable, Equatable {
 
     // MARK: - Text
 
-    /// The deepest nesting of `{`, `[` and `(` outside strings and comments; stops counting
-    /// once past `limit`.
-    static func nesting(of text: String, stoppingAbove limit: Int) -> Int {
-        var depth = 0, deepest = 0
+    /// The deepest nesting of `{`, `[` and `(` and the longest name outside strings and
+    /// comments, in one pass that stops once either is past `limits`.
+    static func scan(_ text: String, stoppingAbove limits: DocumentLimits) -> (depth: Int, longestName: Int) {
+        var depth = 0, deepest = 0, name = 0, longestName = 0
         var bytes = text.utf8[...]
-        while let byte = bytes.popFirst() {
+        scanning: while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            {
+                name += 1
+                longestName = max(longestName, name)
+                if longestName > limits.maxNameLength { break scanning }
+                continue
+            }
+            name = 0
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
                 depth += 1
                 deepest = max(deepest, depth)
-                if deepest > limit { return deepest }
+                if deepest > limits.maxNesting { break scanning }
             case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):
                 depth = max(0, depth - 1)
             case UInt8(ascii: "#"):
@@ -84,7 +119,7 @@ public struct DocumentLimits: Sendable, Equatable {
                 continue
             }
         }
-        return deepest
+        return (deepest, longestName)
     }
 
     /// Skips a string whose opening quote was just read: `"..."` with escapes, or a block
@@ -114,6 +149,30 @@ public struct DocumentLimits: Sendable, Equatable {
         }
     }
 
+    // MARK: - Counting
+
+    /// What a document holds, counted in one walk.
+    struct Counts {
+        var directives = 0
+        var selections = 0
+        var values = 0
+
+        mutating func count(_ directives: [Directive]) {
+            self.directives += directives.count
+            for directive in directives { for argument in directive.arguments { count(argument.value) } }
+        }
+
+        /// Counts a value and everything in it; its nesting is bounded by the text check.
+        mutating func count(_ value: Value) {
+            values += 1
+            if let list = value as? ListValue {
+                for element in list.values { count(element) }
+            } else if let object = value as? ObjectValue {
+                for field in object.fields { count(field.value) }
+            }
+        }
+    }
+
     // MARK: - Fragments
 
     /// A selection set's own depth, and the fragments it spreads with the depth at which
@@ -123,22 +182,24 @@ public struct DocumentLimits: Sendable, Equatable {
         var spreads: [(name: String, depth: Int)] = []
 
         /// Walks `set`; its nesting is already bounded by the text check.
-        init(_ set: SelectionSet, directives: inout Int) {
-            walk(set, at: 1, directives: &directives)
+        init(_ set: SelectionSet, counts: inout Counts) {
+            walk(set, at: 1, counts: &counts)
         }
 
-        private mutating func walk(_ set: SelectionSet, at level: Int, directives: inout Int) {
+        private mutating func walk(_ set: SelectionSet, at level: Int, counts: inout Counts) {
             depth = max(depth, level)
+            counts.selections += set.selections.count
             for selection in set.selections {
                 switch selection {
                 case let field as Field:
-                    directives += field.directives.count
-                    if let sub = field.selectionSet { walk(sub, at: level + 1, directives: &directives) }
+                    counts.count(field.directives)
+                    for argument in field.arguments { counts.count(argument.value) }
+                    if let sub = field.selectionSet { walk(sub, at: level + 1, counts: &counts) }
                 case let inline as InlineFragment:
-                    directives += inline.directives.count
-                    walk(inline.selectionSet, at: level, directives: &directives)
+                    counts.count(inline.directives)
+                    walk(inline.selectionSet, at: level, counts: &counts)
                 case let spread as FragmentSpread:
-                    directives += spread.directives.count
+                    counts.count(spread.directives)
                     spreads.append((spread.name.value, level))
                 default:
                     continue
