@@ -120,7 +120,7 @@ import Testing
 
     @Test("aliases of large lists stop at the item limit")
     func itemLimit() async throws {
-        try await TestServer(configure: { $0.executionLimits.maxItems = 50 }).withClient { client in
+        try await TestServer(configure: { $0.executionLimits.maxItems = 2_500 }).withClient { client in
             try await Self.seedBlog(client, posts: 10)
             let aliases = (0..<20).map { "a\($0): listPosts(limit: 1000) { items { id } }" }.joined(separator: " ")
             let reply = try await client.graphQL("{ \(aliases) }")
@@ -161,6 +161,21 @@ import Testing
             #expect(ContinuousClock.now - started < .seconds(30), "answered at the limit, not when the handler ends")
             let player = try await client.expectData("getPlayer", #"{ getPlayer(id: "p1") { _version } }"#)
             #expect(player["_version"] == 1, "nothing was written")
+        }
+    }
+}
+
+extension ExecutionLimitTests {
+    @Test("a page of 100 items each with a nested connection fits the default budget")
+    func ordinaryNestingFitsTheBudget() async throws {
+        try await TestServer().withClient { client in
+            for i in 0..<100 {
+                _ = try await client.expectData(
+                    "createBlog", "mutation($i: CreateBlogInput!) { createBlog(input: $i) { id } }", ["i": ["id": .string("b\(i)"), "name": "n"]])
+            }
+            let reply = try await client.graphQL("{ listBlogs { items { id posts { items { id } } } } }")
+            #expect(reply.errors.isEmpty, "\(reply.json.jsonText.prefix(300))")
+            #expect(reply.data["listBlogs"]["items"].arrayValue?.count == 100)
         }
     }
 }

@@ -33,6 +33,7 @@ struct ExecutableSchema: Sendable {
         let syncs = SyncResolvers(environment: environment)
         let mutations = MutationResolvers(environment: environment, queries: queries)
         let projection = ItemProjection(schema: schema, queries: queries)
+        let maxPage = environment.maxPageSize
         self.projection = projection
 
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
@@ -48,14 +49,14 @@ struct ExecutableSchema: Sendable {
             }
             if let name = ops.list {
                 queryResolvers[name] = { _, args, context, info in
-                    try await Self.connection(model, context: context, info: info, projection: projection) { writer in
+                    try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await queries.list(model, args: args, queryName: name, writer: writer)
                     }
                 }
             }
             if let name = ops.sync {
                 queryResolvers[name] = { _, args, context, info in
-                    try await Self.connection(model, context: context, info: info, projection: projection) { writer in
+                    try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await syncs.sync(
                             model, args: args, info: info, plans: (context as? RequestScope)?.plans, writer: writer)
                     }
@@ -64,7 +65,7 @@ struct ExecutableSchema: Sendable {
             for index in model.indexes {
                 guard let name = index.queryField else { continue }
                 queryResolvers[name] = { _, args, context, info in
-                    try await Self.connection(model, context: context, info: info, projection: projection) { writer in
+                    try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await queries.indexQuery(model, index: index, args: args, queryName: name, writer: writer)
                     }
                 }
@@ -90,9 +91,9 @@ struct ExecutableSchema: Sendable {
                     if relation.isConnection {
                         relationResolvers[field.name] = { source, args, context, _ in
                             guard let parent = source as? ItemObject else { return nil }
-                            return try Self.counted(
-                                await queries.connection(from: parent.item, relation: relation, args: args, queryName: queryName),
-                                context: context)
+                            return try await Self.budgeted(args, context: context, maxPage: maxPage) {
+                                try await queries.connection(from: parent.item, relation: relation, args: args, queryName: queryName)
+                            }
                         }
                     } else {
                         relationResolvers[field.name] = { source, _, _, _ in
@@ -112,24 +113,34 @@ struct ExecutableSchema: Sendable {
     /// A root connection field: when the request lets its items skip the executor, the
     /// resolver gets a writer for them and the page is set aside for the response.
     private static func connection(
-        _ model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
+        _ model: Model, args: Map, maxPage: Int, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
         resolve: (ItemProjection.ItemArrayWriter?) async throws -> [String: any Sendable]
     ) async throws -> [String: any Sendable] {
         guard let scope = context as? RequestScope, let target = scope.itemsTarget(info) else {
-            return try await counted(resolve(nil), context: context)
+            return try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(nil) }
         }
         let writer = projection.writer(for: model, selection: target.selection, fragments: target.fragments)
-        return scope.deferItems(of: try counted(await resolve(writer), context: context), model: model, target: target)
+        let connection = try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(writer) }
+        return scope.deferItems(of: connection, model: model, target: target)
     }
 
-    /// `connection`, once its items are counted against the request's ``ResolverBudget``.
-    private static func counted(_ connection: [String: any Sendable], context: Any) throws -> [String: any Sendable] {
-        guard let budget = (context as? RequestScope)?.budget else { return connection }
-        if let items = connection["items"] as? [ItemObject?] {
-            try budget.spendItems(items.count)
-        } else if let projected = connection["items"] as? ProjectedArray {
-            try budget.spendItems(projected.count)
+    /// Reads a page with the items it may return reserved in the request's ``ResolverBudget``
+    /// first, and what it did not use given back.
+    private static func budgeted(
+        _ args: Map, context: Any, maxPage: Int, _ read: () async throws -> [String: any Sendable]
+    ) async throws -> [String: any Sendable] {
+        guard let budget = (context as? RequestScope)?.budget else { return try await read() }
+        let reserved = min(max(args.argument("limit")?.intValue ?? QueryResolvers.defaultLimit, 0), maxPage)
+        try budget.reserveItems(reserved)
+        let connection: [String: any Sendable]
+        do {
+            connection = try await read()
+        } catch {
+            budget.settleItems(reserved: reserved, used: 0)
+            throw error
         }
+        let used = (connection["items"] as? [ItemObject?])?.count ?? (connection["items"] as? ProjectedArray)?.count ?? 0
+        budget.settleItems(reserved: reserved, used: used)
         return connection
     }
 

@@ -9,8 +9,10 @@ public struct ExecutionLimits: Sendable, Equatable {
     /// Field resolvers one request may run (root fields, connections, `@belongsTo` objects):
     /// AppSync's `resolverCountLimit` default. Default 10,000.
     public var maxResolvers = 10_000
-    /// Items one request may read, over all its pages. A full sync page is 1,000. Default 20,000.
-    public var maxItems = 20_000
+    /// Items one request may read, over all its pages. Each page reserves its `limit` (100 when
+    /// not given) before it is read and gives back what it did not use, so 100 items with a
+    /// nested connection each reserve 10,100. A full sync page is 1,000. Default 12,000.
+    public var maxItems = 12_000
     /// The largest response body; a larger one is replaced by an error. Default 5 MiB.
     public var maxResponseBytes = 5 * 1024 * 1024
     /// How long a request may run before it is answered with an error: AppSync's 30 seconds.

@@ -32,19 +32,27 @@ final class ResolverBudget: Sendable {
         }
     }
 
-    /// Counts `count` items read.
+    /// Sets aside `count` items before a page is read. Resolvers run side by side: counting
+    /// items only once read let a thousand nested connections each read a page past the budget.
     ///
-    /// - Throws: ``AppSyncError`` (`LimitExceededError`) past ``ExecutionLimits/maxItems``.
-    func spendItems(_ count: Int) throws {
-        guard count > 0 else { return }
-        let items = spent.withLockedValue { spent -> Int in
+    /// - Throws: ``AppSyncError`` (`LimitExceededError`) when fewer than `count` are left; nothing
+    ///   is set aside then.
+    func reserveItems(_ count: Int) throws {
+        let reserved = spent.withLockedValue { spent -> Bool in
+            guard spent.items + count <= limits.maxItems else { return false }
             spent.items += count
-            return spent.items
+            return true
         }
-        guard items <= limits.maxItems else {
+        guard reserved else {
             throw AppSyncError(
                 .limitExceeded,
                 "The request reads more than \(limits.maxItems) items; lower the limit of its lists or page with nextToken.")
         }
+    }
+
+    /// Gives back what a page reserved with ``reserveItems(_:)`` did not use.
+    func settleItems(reserved: Int, used: Int) {
+        guard used < reserved else { return }
+        spent.withLockedValue { $0.items -= reserved - used }
     }
 }

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The cost of the worst requests the server accepts under its default limits, and how a
+trivial query fares while two of them run.
+
+    swift build -c release --product deltasync
+    python3 scripts/worst-request.py [path/to/deltasync]
+
+Starts the release binary on a free port with an in-memory store, seeds 2,000 posts, then for
+each worst-case request prints the server's CPU time for it and its peak resident memory, and
+finally the p50/p99 of a trivial `getPost` alone (the baseline) and while two clients send the
+worst request in a loop. Figures go to docs/benchmarks.md.
+"""
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/deltasync")
+KEY = "da2-worstrequest000000000000"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    def __init__(self, port):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+    def post(self, query, variables=None):
+        body = json.dumps({"query": query, "variables": variables or {}})
+        self.connection.request("POST", "/graphql", body, {"x-api-key": KEY, "content-type": "application/json"})
+        response = self.connection.getresponse()
+        return response.status, json.loads(response.read())
+
+
+def process_stats(pid):
+    """(CPU seconds used so far, peak resident MB)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    peak = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) / 1024
+    return cpu, peak
+
+
+def main():
+    port = free_port()
+    server = subprocess.Popen(
+        [BIN, "serve", "--schema", os.path.join(ROOT, "Examples/blog/schema.graphql"), "--in-memory",
+         "--port", str(port), "--api-key", KEY, "--log-level", "error"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        client = Client(port)
+        client.post('mutation { createBlog(input: {id: "b1", name: "B"}) { id } }')
+        create = "mutation($i: CreatePostInput!) { createPost(input: $i) { id } }"
+        for i in range(2000):
+            client.post(create, {"i": {"id": f"p{i}", "blogID": "b1", "title": "t" * 100,
+                                       "publishedAt": "2026-01-01T00:00:00Z", "rating": i % 5}})
+        cpu0, peak0 = process_stats(server.pid)
+        print(f"after seeding 2,000 posts: peak RSS {peak0:.0f} MB")
+
+        fan_out = ('{ getBlog(id: "b1") { posts(limit: 1000) { items { blog { posts(limit: 1000) '
+                   '{ items { blog { posts(limit: 1000) { items { id } } } } } } } } } }')
+        aliases = "{ " + " ".join(f"a{i}: listPosts(limit: 1000) {{ items {{ id title rating }} }}" for i in range(12)) + " }"
+        big_or = ("query($f: ModelPostFilterInput) { listPosts(limit: 1000, filter: $f) { items { id } } }",
+                  {"f": {"or": [{"rating": {"eq": i % 5}} for i in range(300)]}})
+        worst = [("nested connections (stops at the item budget)", fan_out, None),
+                 ("12 aliases of listPosts(limit: 1000) (12,000 items, the item budget)", aliases, None),
+                 ("an or of 300 conditions (the filter limit)", big_or[0], big_or[1])]
+        for name, query, variables in worst:
+            before, _ = process_stats(server.pid)
+            started = time.perf_counter()
+            status, body = client.post(query, variables)
+            wall = time.perf_counter() - started
+            after, peak = process_stats(server.pid)
+            errors = [e.get("errorType") for e in body.get("errors", [])][:1]
+            print(f"{name}: HTTP {status}, {wall * 1000:.0f} ms, server CPU {(after - before) * 1000:.0f} ms, "
+                  f"peak RSS {peak:.0f} MB, first error {errors}")
+
+        def trivial_latencies(count):
+            c = Client(port)
+            samples = []
+            for i in range(count):
+                started = time.perf_counter()
+                c.post('query($id: ID!) { getPost(id: $id) { id title } }', {"id": f"p{i % 2000}"})
+                samples.append((time.perf_counter() - started) * 1000)
+            samples.sort()
+            return statistics.median(samples), samples[int(len(samples) * 0.99) - 1]
+
+        base50, base99 = trivial_latencies(500)
+        print(f"trivial getPost alone (baseline): p50 {base50:.2f} ms, p99 {base99:.2f} ms")
+        for name, query in [("the 12-alias request", aliases), ("the nested connections", fan_out)]:
+            stop = threading.Event()
+
+            def hammer():
+                c = Client(port)
+                while not stop.is_set():
+                    c.post(query)
+
+            workers = [threading.Thread(target=hammer) for _ in range(2)]
+            for w in workers:
+                w.start()
+            time.sleep(0.5)
+            load50, load99 = trivial_latencies(300)
+            stop.set()
+            for w in workers:
+                w.join()
+            print(f"trivial getPost while two clients loop {name}: p50 {load50:.2f} ms, p99 {load99:.2f} ms")
+        _, peak = process_stats(server.pid)
+        print(f"peak RSS over the whole run: {peak:.0f} MB")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
