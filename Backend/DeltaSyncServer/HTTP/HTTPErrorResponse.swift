@@ -19,13 +19,19 @@ struct HTTPErrorResponse: HTTPResponseError {
         HTTPErrorResponse(status: .badRequest, error: AppSyncError(.malformedHttpRequest, message))
     }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    /// `{"errors":[{"errorType","message"}]}` for `error`: the body of every request-level
+    /// failure, from a route or from the connection gate.
+    static func body(_ error: AppSyncError) -> String {
         let body: JSONValue = [
             "errors": [["errorType": .string(error.errorType.rawValue), "message": .string(error.message)]]
         ]
+        return body.jsonText
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=UTF-8"]
         headers[Self.errorTypeHeader] = error.errorType.rawValue
         return Response(
-            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body.jsonText)))
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.body(error))))
     }
 }

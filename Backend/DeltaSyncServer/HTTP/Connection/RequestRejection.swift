@@ -108,10 +108,7 @@ struct RequestRejection: Error, Equatable {
 
     /// The response parts: the AppSync error body, `x-amzn-ErrorType`, and `Connection: close`.
     var responseParts: (HTTPResponseHead, ByteBuffer) {
-        let body: JSONValue = [
-            "errors": [["errorType": .string(error.errorType.rawValue), "message": .string(error.message)]]
-        ]
-        let bytes = ByteBuffer(string: body.jsonText)
+        let bytes = ByteBuffer(string: HTTPErrorResponse.body(error))
         let headers = HTTPHeaders([
             ("Content-Type", "application/json; charset=UTF-8"),
             ("Content-Length", String(bytes.readableBytes)),
