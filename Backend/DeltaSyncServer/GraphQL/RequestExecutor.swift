@@ -48,9 +48,7 @@ struct RequestExecutor: Sendable {
     /// The parsed and validated document of a query, or the errors in AppSync's shape.
     func document(_ query: String) -> Result<Document, ResponseErrors> {
         if let cached = documents[query] { return .success(cached) }
-        if let refusal = limits.refusal(text: query) {
-            return .failure(ResponseErrors(errors: [Self.plainError("Validation error: \(refusal)")]))
-        }
+        if let refusal = limits.refusal(text: query) { return .failure(Self.refused(refusal)) }
         let document: Document
         do {
             document = try parse(source: Source(body: query, name: "GraphQL request"))
@@ -59,15 +57,18 @@ struct RequestExecutor: Sendable {
         } catch {
             return .failure(ResponseErrors(errors: [Self.plainError("Invalid Syntax : \(error)")]))
         }
-        if let refusal = limits.refusal(document: document) {
-            return .failure(ResponseErrors(errors: [Self.plainError("Validation error: \(refusal)")]))
-        }
+        if let refusal = limits.refusal(document: document) { return .failure(Self.refused(refusal)) }
         let validationErrors = validate(schema: schema.graphQL, ast: document)
         guard validationErrors.isEmpty else {
             return .failure(ResponseErrors(errors: validationErrors.map(Self.validationError)))
         }
         documents[query] = document
         return .success(document)
+    }
+
+    /// A document over ``DocumentLimits``, answered as a validation error.
+    private static func refused(_ reason: String) -> ResponseErrors {
+        ResponseErrors(errors: [plainError("Validation error: \(reason)")])
     }
 
     /// Errors already in AppSync's shape, for the response's `errors` (or a realtime `error`).
