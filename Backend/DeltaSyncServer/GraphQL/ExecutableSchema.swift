@@ -15,6 +15,25 @@ struct ExecutableSchema: Sendable {
     let subscriptionTriggers: [String: [String]]
     /// The generated create, update and delete mutations, by field name.
     let modelMutations: [String: ModelMutation]
+    /// The generated queries by field name, and what their values are.
+    private let queryFields: [String: RootField]
+
+    /// What a generated root field returns, for ``ResponsePlan``.
+    enum RootField: Sendable {
+        /// A model's connection: list, index and sync queries.
+        case page(Model)
+        /// A nullable object of a model: `get` queries and mutations.
+        case object(Model)
+    }
+
+    /// The generated root field `name` of an operation of type `operation`.
+    func rootField(_ name: String, of operation: OperationType) -> RootField? {
+        switch operation {
+        case .query: return queryFields[name]
+        case .mutation: return modelMutations[name].map { .object($0.model) }
+        case .subscription: return nil
+        }
+    }
 
     /// A generated mutation of a model, callable without the executor.
     struct ModelMutation: Sendable {
@@ -39,15 +58,18 @@ struct ExecutableSchema: Sendable {
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
         var modelMutations: [String: ModelMutation] = [:]
+        var queryFields: [String: RootField] = [:]
         for model in schema.models {
             let ops = model.operations
             if let name = ops.get {
+                queryFields[name] = .object(model)
                 queryResolvers[name] = { _, args, context, info in
                     guard let found = try await queries.get(model, args: args) else { return nil }
-                    return Self.completed(found, model: model, context: context, info: info, projection: projection)
+                    return Self.completed(found, context: context, info: info, projection: projection)
                 }
             }
             if let name = ops.list {
+                queryFields[name] = .page(model)
                 queryResolvers[name] = { _, args, context, info in
                     try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await queries.list(model, args: args, queryName: name, writer: writer)
@@ -55,6 +77,7 @@ struct ExecutableSchema: Sendable {
                 }
             }
             if let name = ops.sync {
+                queryFields[name] = .page(model)
                 queryResolvers[name] = { _, args, context, info in
                     try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await syncs.sync(
@@ -64,6 +87,7 @@ struct ExecutableSchema: Sendable {
             }
             for index in model.indexes {
                 guard let name = index.queryField else { continue }
+                queryFields[name] = .page(model)
                 queryResolvers[name] = { _, args, context, info in
                     try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await queries.indexQuery(model, index: index, args: args, queryName: name, writer: writer)
@@ -78,7 +102,7 @@ struct ExecutableSchema: Sendable {
             for case (let name?, let run) in runs {
                 modelMutations[name] = ModelMutation(model: model, run: run)
                 mutationResolvers[name] = { _, args, context, info in
-                    try await Self.mutationResult(model, context: context, info: info, projection: projection) {
+                    try await Self.mutationResult(context: context, info: info, projection: projection) {
                         try await run(args, MutationField(info))
                     }
                 }
@@ -106,49 +130,54 @@ struct ExecutableSchema: Sendable {
             }
         }
         self.modelMutations = modelMutations
+        self.queryFields = queryFields
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
     }
 
-    /// A root connection field: when the request lets its items skip the executor, the
-    /// resolver gets a writer for them and the page is set aside for the response.
+    /// A root connection field: when the request's plan projects its items, the resolver gets
+    /// a writer for them and the page is set aside for the response.
     private static func connection(
         _ model: Model, args: Map, maxPage: Int, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
-        resolve: (ItemProjection.ItemArrayWriter?) async throws -> [String: any Sendable]
-    ) async throws -> [String: any Sendable] {
-        guard let scope = context as? RequestScope, let target = scope.itemsTarget(info) else {
+        resolve: (ItemProjection.ItemArrayWriter?) async throws -> Connection
+    ) async throws -> Connection {
+        guard let scope = context as? RequestScope, let (key, root) = scope.root(info), case .page(let page) = root else {
             return try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(nil) }
         }
-        let writer = projection.writer(for: model, selection: target.selection, fragments: target.fragments)
-        let connection = try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(writer) }
-        return scope.deferItems(of: connection, model: model, target: target)
+        var connection = try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(page.writer) }
+        switch connection.items {
+        case .projected(let array):
+            scope.deferPage(DeferredPage(rootKey: key, plan: page, content: .projected(array)))
+        case .objects(let objects):
+            scope.deferPage(DeferredPage(rootKey: key, plan: page, content: .items(objects.map(\.item))))
+        }
+        connection.items = .objects([])
+        return connection
     }
 
     /// Reads a page with the items it may return reserved in the request's ``ResolverBudget``
     /// first, and what it did not use given back.
     private static func budgeted(
-        _ args: Map, context: Any, maxPage: Int, _ read: () async throws -> [String: any Sendable]
-    ) async throws -> [String: any Sendable] {
+        _ args: Map, context: Any, maxPage: Int, _ read: () async throws -> Connection
+    ) async throws -> Connection {
         guard let budget = (context as? RequestScope)?.budget else { return try await read() }
         let reserved = min(max(args.argument("limit")?.intValue ?? QueryResolvers.defaultLimit, 0), maxPage)
         try budget.reserveItems(reserved)
-        let connection: [String: any Sendable]
+        let connection: Connection
         do {
             connection = try await read()
         } catch {
             budget.settleItems(reserved: reserved, used: 0)
             throw error
         }
-        let used = (connection["items"] as? [ItemObject?])?.count ?? (connection["items"] as? ProjectedArray)?.count ?? 0
-        budget.settleItems(reserved: reserved, used: used)
+        budget.settleItems(reserved: reserved, used: connection.count)
         return connection
     }
 
     /// A root mutation field: the mutation's outcome (``MutationShortcut``'s when it ran the
-    /// mutation already), completed by ``completed(_:model:context:info:projection:)``.
+    /// mutation already), completed by ``completed(_:context:info:projection:)``.
     private static func mutationResult(
-        _ model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
-        resolve: () async throws -> ItemObject
+        context: Any, info: GraphQLResolveInfo, projection: ItemProjection, resolve: () async throws -> ItemObject
     ) async throws -> ItemObject? {
         let result: ItemObject
         if let earlier = (context as? RequestScope)?.earlierResult(info) {
@@ -156,20 +185,19 @@ struct ExecutableSchema: Sendable {
         } else {
             result = try await resolve()
         }
-        return completed(result, model: model, context: context, info: info, projection: projection)
+        return completed(result, context: context, info: info, projection: projection)
     }
 
     /// `result` for the executor to complete, or `nil` once it is completed here: when the
-    /// request allows it and the selection needs no other reads. The executor then sees `null`,
-    /// and ``RequestExecutor`` puts the result in its place.
+    /// request's plan says so (``ResponsePlan/Root/object(_:)``) and every field has a value.
+    /// The executor then sees `null`, and ``RequestExecutor`` puts the result in its place.
     private static func completed(
-        _ result: ItemObject, model: Model, context: Any, info: GraphQLResolveInfo, projection: ItemProjection
+        _ result: ItemObject, context: Any, info: GraphQLResolveInfo, projection: ItemProjection
     ) -> ItemObject? {
-        guard let scope = context as? RequestScope, let selection = scope.resultSelection(info),
-            let plan = projection.resultPlan(model, selection: selection, fragments: info.fragments),
+        guard let scope = context as? RequestScope, let (key, root) = scope.root(info), case .object(let plan) = root,
             let completed = projection.object(result.item, plan: plan)
         else { return result }
-        scope.complete(info, with: completed)
+        scope.complete(key, with: completed)
         return nil
     }
 

@@ -6,12 +6,13 @@ import OrderedCollections
 /// DataStore client sends for every local change (one root field, its arguments from
 /// variables, a selection of the model's fields).
 ///
-/// Its variables are coerced by ``VariableCoercion``, the mutation runs, and ``ItemProjection``
-/// completes the result. Whatever it does not handle goes to the executor: before the
-/// mutation runs, any other request shape or a variable the library would refuse; after it,
-/// a failed mutation or a result projection cannot complete, which the executor then shapes
-/// from the outcome handed to it (``RequestScope``) without running the mutation again. The
-/// executor spent more on coercing a model's input than the mutation's write took.
+/// Planned once per document (``ResponsePlan``). Per request, its variables are coerced by
+/// ``VariableCoercion``, the mutation runs, and ``ItemProjection`` completes the result.
+/// Whatever it does not handle goes to the executor: before the mutation runs, a variable the
+/// library would refuse; after it, a failed mutation or a result projection cannot complete,
+/// which the executor then shapes from the outcome handed to it (``RequestScope``) without
+/// running the mutation again. The executor spent more on coercing a model's input than the
+/// mutation's write took.
 struct MutationShortcut: @unchecked Sendable {
     // AST nodes are immutable values of the parsed request; they are only read.
     private let field: GraphQL.Field
@@ -19,25 +20,24 @@ struct MutationShortcut: @unchecked Sendable {
     private let fragments: [String: FragmentDefinition]
     private let mutation: ExecutableSchema.ModelMutation
     private let projection: ItemProjection
-    private let plan: ItemProjection.ResultPlan
-    private let arguments: Map
+    private let plan: ItemPlan
+    private let operation: OperationDefinition
+    private let definition: GraphQLField
+    private let schema: GraphQLSchema
 
     /// The response key of the mutation's result.
     var responseKey: String { field.alias?.value ?? field.name.value }
 
     /// The shortcut for `operation`, `nil` when the executor must run it.
-    init?(
-        _ operation: OperationDefinition, fragments: [String: FragmentDefinition], variables: [String: JSONValue],
-        schema: ExecutableSchema
-    ) {
+    init?(_ operation: OperationDefinition, fragments: [String: FragmentDefinition], schema: ExecutableSchema) {
         guard operation.operation == .mutation, operation.directives.isEmpty, operation.selectionSet.selections.count == 1,
             let field = operation.selectionSet.selections.first as? GraphQL.Field, field.directives.isEmpty,
             let selection = field.selectionSet,
             let mutation = schema.modelMutations[field.name.value],
-            let plan = schema.projection.resultPlan(mutation.model, selection: selection, fragments: fragments),
+            let plan = schema.projection.plan(mutation.model, selection: selection, fragments: fragments), !plan.hasRelations,
             let definition = try? schema.graphQL.mutationType?.fields()[field.name.value],
-            let coerced = Self.variables(operation.variableDefinitions, variables, schema: schema.graphQL),
-            let arguments = Self.arguments(field, definition: definition, variables: coerced)
+            field.arguments.allSatisfy({ definition.args[$0.name.value] != nil && $0.value is Variable }),
+            operation.variableDefinitions.allSatisfy({ $0.defaultValue == nil })
         else { return nil }
         self.field = field
         self.selection = selection
@@ -45,7 +45,9 @@ struct MutationShortcut: @unchecked Sendable {
         self.mutation = mutation
         self.projection = schema.projection
         self.plan = plan
-        self.arguments = arguments
+        self.operation = operation
+        self.definition = definition
+        self.schema = schema.graphQL
     }
 
     /// Every defined variable, coerced as the library would; `nil` where it would refuse one
@@ -86,9 +88,13 @@ struct MutationShortcut: @unchecked Sendable {
         return .dictionary(arguments)
     }
 
-    /// Runs the mutation. Returns the result for `data`, or the mutation's outcome for the
-    /// executor to complete (``RequestScope``'s earlier results).
-    func run() async -> Result<Map, Failure> {
+    /// Runs the mutation with a request's variables. Returns the result for `data`, or the
+    /// mutation's outcome for the executor to complete (``RequestScope``'s earlier results);
+    /// `nil`, having run nothing, when the executor must coerce the variables.
+    func run(variables: [String: JSONValue]) async -> Result<Map, Failure>? {
+        guard let coerced = Self.variables(operation.variableDefinitions, variables, schema: schema),
+            let arguments = Self.arguments(field, definition: definition, variables: coerced)
+        else { return nil }
         let outcome: Result<ItemObject, any Error>
         do {
             let call = MutationField(name: field.name.value, selections: [selection], fragments: fragments)

@@ -4,8 +4,11 @@ import Logging
 import OrderedCollections
 
 /// Runs one GraphQL request against the executable schema and shapes the answer as AppSync
-/// does: `data` plus `errors[]` whose `errorType`, `errorInfo` and `data` sit at the top level
-/// of each error, not under `extensions`.
+/// does (``ErrorShape``).
+///
+/// The request's ``ResponsePlan`` says which root values projection completes; the executor
+/// runs every resolver once and completes the rest; projected pages are spliced into the
+/// response bytes.
 struct RequestExecutor: Sendable {
     let schema: ExecutableSchema
     /// Where mutations' results go for subscribers.
@@ -16,8 +19,8 @@ struct RequestExecutor: Sendable {
     var limits = DocumentLimits()
     /// Bounds on running a request: resolvers, items, response size, time.
     var executionLimits = ExecutionLimits()
-    /// Clients send the same few operations over and over; parsing and validating each once
-    /// roughly halves the cost of a small mutation.
+    /// Clients send the same few operations over and over; parsing, validating and planning
+    /// each once roughly halves the cost of a small mutation.
     let documents = ValidatedDocumentCache(capacity: 512)
 
     /// - Parameter explain: record how sync queries read their items and return it in
@@ -42,98 +45,110 @@ struct RequestExecutor: Sendable {
 
     /// A response of one error and no data.
     private static func errorBytes(_ message: String, errorType: AppSyncErrorType) -> [UInt8] {
-        ResponseJSON.bytes(body(data: nil, errors: [plainError(message, errorType: errorType)]), splices: [])
+        ResponseJSON.bytes(body(data: nil, errors: [ErrorShape.plain(message, errorType: errorType)]), splices: [])
     }
 
     /// The parsed and validated document of a query, or the errors in AppSync's shape.
     func document(_ query: String) -> Result<Document, ResponseErrors> {
+        prepare(query).map(\.document)
+    }
+
+    /// ``document(_:)`` with the plans of its operations.
+    func prepare(_ query: String) -> Result<PreparedDocument, ResponseErrors> {
         if let cached = documents[query] { return .success(cached) }
         if let refusal = limits.refusal(text: query) { return .failure(Self.refused(refusal)) }
         let document: Document
         do {
             document = try parse(source: Source(body: query, name: "GraphQL request"))
         } catch let error as GraphQLError {
-            return .failure(ResponseErrors(errors: [Self.syntaxError(error)]))
+            return .failure(ResponseErrors(errors: [ErrorShape.syntax(error)]))
         } catch {
-            return .failure(ResponseErrors(errors: [Self.plainError("Invalid Syntax : \(error)")]))
+            return .failure(ResponseErrors(errors: [ErrorShape.plain("Invalid Syntax : \(error)")]))
         }
         if let refusal = limits.refusal(document: document) { return .failure(Self.refused(refusal)) }
         let validationErrors = validate(schema: schema.graphQL, ast: document)
         guard validationErrors.isEmpty else {
-            return .failure(ResponseErrors(errors: validationErrors.map(Self.validationError)))
+            return .failure(ResponseErrors(errors: validationErrors.map(ErrorShape.validation)))
         }
-        documents[query] = document
-        return .success(document)
+        let prepared = PreparedDocument(document: document, plans: ResponsePlan.plans(for: document, schema: schema))
+        documents[query] = prepared
+        return .success(prepared)
     }
 
     /// A document over ``DocumentLimits``, answered as a validation error.
     private static func refused(_ reason: String) -> ResponseErrors {
-        ResponseErrors(errors: [plainError("Validation error: \(reason)")])
-    }
-
-    /// Errors already in AppSync's shape, for the response's `errors` (or a realtime `error`).
-    struct ResponseErrors: Error, @unchecked Sendable {
-        // Maps of strings and numbers only.
-        let errors: [Map]
+        ResponseErrors(errors: [ErrorShape.plain("Validation error: \(reason)")])
     }
 
     private func respond(_ request: GraphQLRequest, explain: Bool) async -> (Map, [ResponseJSON.Splice]) {
-        let document: Document
-        switch self.document(request.query) {
-        case .success(let parsed): document = parsed
+        let prepared: PreparedDocument
+        switch prepare(request.query) {
+        case .success(let found): prepared = found
         case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [])
         }
-        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-        let operation = request.operationName.flatMap { name in operations.first { $0.name?.value == name } }
-            ?? (operations.count == 1 ? operations.first : nil)
-        if operation?.operation == .subscription {
-            return (Self.body(
-                data: nil,
-                errors: [
-                    Self.plainError(
-                        "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
-                        errorType: .unsupportedOperation)
-                ]), [])
+        let plan = ResponsePlan.select(prepared.plans, operationName: request.operationName)
+        if plan.operationType == .subscription {
+            let refusal = ErrorShape.plain(
+                "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
+                errorType: .unsupportedOperation)
+            return (Self.body(data: nil, errors: [refusal]), [])
         }
         do {
-            if operation?.operation == .query,
-                let answered = try await executeProjectingItems(request, document: document, explain: explain)
-            {
-                return answered
-            }
             var earlierResults: [String: Result<ItemObject, any Error>] = [:]
-            if let operation,
-                let shortcut = MutationShortcut(
-                    operation, fragments: document.fragmentsByName, variables: request.variables, schema: schema)
-            {
-                switch await shortcut.run() {
+            if let shortcut = plan.mutation, let outcome = await shortcut.run(variables: request.variables) {
+                switch outcome {
                 case .success(let result):
                     let data = Map.dictionary([shortcut.responseKey: result])
-                    publishEvents(of: operation, data: data, document: document, request: request)
+                    publishEvents(data: data, document: prepared.document, request: request)
                     return (Self.body(data: data, errors: []), [])
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
                 }
             }
             let scope = RequestScope(
-                explain: explain, defersItems: false, budget: ResolverBudget(executionLimits), earlierResults: earlierResults)
-            let result = try await run(request, document: document, scope: scope)
+                plan: plan, explain: explain, budget: ResolverBudget(executionLimits), earlierResults: earlierResults)
+            let result = try await run(request, document: prepared.document, scope: scope)
             let data = Self.data(result.data, completing: scope.completedResults)
-            if let operation, operation.operation == .mutation {
-                publishEvents(of: operation, data: data, document: document, request: request)
+            if plan.operationType == .mutation {
+                publishEvents(data: data, document: prepared.document, request: request)
             }
-            return (Self.body(data: data, errors: result.errors.map(executionError), scope: scope), [])
+            var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
+            let splices = await splices(of: scope.deferred, in: data, errors: &errors)
+            return (Self.body(data: data, errors: errors, scope: scope), splices)
         } catch let error as GraphQLError {
-            return (Self.body(data: nil, errors: [executionError(error)]), [])
+            return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [])
         } catch {
             let shown = AppSyncError.redacting(error, at: request.operationName ?? "the request", logger: logger)
-            return (Self.body(data: nil, errors: [Self.plainError(shown.message, errorType: shown.errorType)]), [])
+            return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [])
         }
     }
 
+    /// The projected pages as splices into the response, where their connection is in `data`
+    /// (an error elsewhere may have nulled it), with their items' errors.
+    private func splices(of pages: [DeferredPage], in data: Map?, errors: inout [Map]) async -> [ResponseJSON.Splice] {
+        var splices: [ResponseJSON.Splice] = []
+        for page in pages {
+            guard case .dictionary(let fields)? = data, case .dictionary? = fields[page.rootKey] else { continue }
+            let array: ProjectedArray
+            switch page.content {
+            case .projected(let written): array = written
+            case .items(let items): array = await schema.projection.project(items, plan: page.plan.items)
+            }
+            let path = [page.rootKey, page.plan.itemsKey]
+            splices.append(ResponseJSON.Splice(path: ["data"] + path, json: array.bytes))
+            errors += array.errors(at: ResponsePath(path.map(IndexPathValue.key)))
+        }
+        return splices
+    }
+
     /// Hands subscribers the events of a mutation's results.
-    private func publishEvents(of operation: OperationDefinition, data: Map?, document: Document, request: GraphQLRequest) {
+    private func publishEvents(data: Map?, document: Document, request: GraphQLRequest) {
         guard let events else { return }
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        guard
+            let operation = request.operationName.flatMap({ name in operations.first { $0.name?.value == name } })
+                ?? (operations.count == 1 ? operations.first : nil)
+        else { return }
         for event in MutationEvent.events(
             of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
             schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
@@ -162,51 +177,7 @@ struct RequestExecutor: Sendable {
         )
     }
 
-    /// Executes a query with root connection items set aside, then projects them into the
-    /// result; `nil` when an error occurred or a page could not be projected, in which case the
-    /// caller executes the request the normal way.
-    private func executeProjectingItems(_ request: GraphQLRequest, document: Document, explain: Bool) async throws
-        -> (Map, [ResponseJSON.Splice])?
-    {
-        let scope = RequestScope(explain: explain, defersItems: true, budget: ResolverBudget(executionLimits))
-        let result = try await run(request, document: document, scope: scope)
-        let pages = scope.deferred
-        guard result.errors.isEmpty else { return nil }
-        let data = Self.data(result.data, completing: scope.completedResults)
-        guard !pages.isEmpty else { return (Self.body(data: data, errors: [], scope: scope), []) }
-        var splices: [ResponseJSON.Splice] = []
-        var errors: [Map] = []
-        for page in pages {
-            let array: ProjectedArray
-            switch page.content {
-            case .projected(let written):
-                array = written
-            case .items(let items):
-                guard let projected = await schema.projection.project(items, of: page.model, onto: page.target) else {
-                    return nil
-                }
-                array = projected
-            }
-            let path = [page.target.rootKey, page.target.itemsKey]
-            splices.append(ResponseJSON.Splice(path: ["data"] + path, json: array.bytes))
-            errors += array.nulledItems.map { Self.nullInNonNullError($0, model: array.model, path: path) }
-        }
-        return (Self.body(data: data, errors: errors, scope: scope), splices)
-    }
-
-    // MARK: - Error shapes
-
-    /// AppSync's error for a non-null field without a value; the item it belongs to is null.
-    static func nullInNonNullError(_ nulled: ProjectedArray.NulledItem, model: String, path: [String]) -> Map {
-        let elements: [Map] = path.map(Map.string) + [.int(nulled.index), .string(nulled.key)]
-        let slashed = path.joined(separator: "/") + "/\(nulled.index)/\(nulled.key)"
-        return .dictionary([
-            "path": .array(elements),
-            "locations": .null,
-            "message": .string("Cannot return null for non-nullable type: '\(nulled.type)' within parent '\(model)' (/\(slashed))"),
-        ])
-    }
-
+    /// `{"data": ..., "errors": [...], "extensions": ...}`: `errors` only when there are some.
     static func body(data: Map?, errors: [Map], scope: RequestScope? = nil) -> Map {
         var body = OrderedDictionary<String, Map>()
         body["data"] = data ?? .null
@@ -215,94 +186,5 @@ struct RequestExecutor: Sendable {
             body["extensions"] = .dictionary(["deltasync": .dictionary(["plans": .array(scope.plans.recorded.map(\.map))])])
         }
         return .dictionary(body)
-    }
-
-    static func locations(_ error: GraphQLError) -> Map {
-        .array(
-            error.locations.map {
-                .dictionary(["line": .int($0.line), "column": .int($0.column), "sourceName": .null])
-            })
-    }
-
-    static func syntaxError(_ error: GraphQLError) -> Map {
-        var message = error.message
-        if message.hasPrefix("Syntax Error: ") { message = String(message.dropFirst("Syntax Error: ".count)) }
-        return .dictionary([
-            "path": .null,
-            "locations": locations(error),
-            "message": .string("Invalid Syntax : \(message)"),
-        ])
-    }
-
-    /// Validation errors carry no `errorType` on AppSync; the message names the kind of error.
-    static func validationError(_ error: GraphQLError) -> Map {
-        if let field = ValidationMessage.serverOwnedField(in: error.message) {
-            // Setting sync metadata is AppSync's `BadRequest`, whichever layer notices it first.
-            return .dictionary([
-                "path": .null,
-                "data": .null,
-                "errorType": .string(AppSyncErrorType.badRequest.rawValue),
-                "errorInfo": .null,
-                "locations": locations(error),
-                "message": .string("The field '\(field)' is managed by the server and cannot be set."),
-            ])
-        }
-        return .dictionary([
-            "path": .null,
-            "locations": locations(error),
-            "message": .string(ValidationMessage.appSyncStyle(error.message)),
-        ])
-    }
-
-    /// A field's error: an ``AppSyncError`` a resolver threw with its type, message and data;
-    /// the library's own errors (a null in a non-null field) as the library words them; any
-    /// other error a resolver or the store threw as ``AppSyncErrorType/internalFailure``, its
-    /// text only in the log (``AppSyncError/redacting(_:at:logger:)``).
-    func executionError(_ error: GraphQLError) -> Map {
-        let elements: [Map] = error.path.elements.map { element in
-            switch element {
-            case .index(let i): return .int(i)
-            case .key(let k): return .string(k)
-            }
-        }
-        let path: Map = elements.isEmpty ? .null : .array(elements)
-        guard let original = error.originalError else {
-            if path == .null {
-                // Variable coercion and other pre-execution failures are validation errors.
-                return Self.validationError(error)
-            }
-            return .dictionary([
-                "path": path,
-                "data": .null,
-                "errorType": .null,
-                "errorInfo": .null,
-                "locations": Self.locations(error),
-                "message": .string(error.message),
-            ])
-        }
-        // The library describes a thrown error with `String(describing:)`: a GRDB error's
-        // description holds the SQL, its arguments and the SQLite message.
-        let location = error.path.elements.map { element in
-            switch element {
-            case .index(let i): return String(i)
-            case .key(let k): return k
-            }
-        }.joined(separator: ".")
-        let shown = AppSyncError.redacting(original, at: location.isEmpty ? "the request" : location, logger: logger)
-        return .dictionary([
-            "path": path,
-            "data": shown.data.map,
-            "errorType": .string(shown.errorType.rawValue),
-            "errorInfo": shown.errorInfo.map,
-            "locations": Self.locations(error),
-            "message": .string(shown.message),
-        ])
-    }
-
-    static func plainError(_ message: String, errorType: AppSyncErrorType? = nil) -> Map {
-        var error = OrderedDictionary<String, Map>()
-        if let errorType { error["errorType"] = .string(errorType.rawValue) }
-        error["message"] = .string(message)
-        return .dictionary(error)
     }
 }

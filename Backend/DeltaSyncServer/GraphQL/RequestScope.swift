@@ -3,13 +3,13 @@ import DeltaSyncSchema
 import GraphQL
 import NIOConcurrencyHelpers
 
-/// Per-request state resolvers share with the executor: the explain log, and the item pages
-/// of root connection fields whose `items` the executor projects itself (see ``ItemProjection``).
+/// Per-request state resolvers share with the executor: the request's ``ResponsePlan``, the
+/// explain log, the budget, and the root values projection completed instead of the executor.
 final class RequestScope: Sendable {
+    let plan: ResponsePlan
     let plans: QueryPlanLog
-    /// Whether root connection resolvers hand their items to ``deferred`` instead of the
-    /// GraphQL executor, which completes list items one task group per item.
-    let defersItems: Bool
+    /// What the request has left to spend on resolvers and items.
+    let budget: ResolverBudget
     private let pages = NIOLockedValueBox<[DeferredPage]>([])
     private let results = NIOLockedValueBox<[String: Map]>([:])
 
@@ -17,16 +17,13 @@ final class RequestScope: Sendable {
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
-    /// What the request has left to spend on resolvers and items.
-    let budget: ResolverBudget
-
     init(
-        explain: Bool, defersItems: Bool, budget: ResolverBudget,
+        plan: ResponsePlan, explain: Bool, budget: ResolverBudget,
         earlierResults: [String: Result<ItemObject, any Error>] = [:]
     ) {
+        self.plan = plan
         plans = QueryPlanLog(explain: explain)
         self.budget = budget
-        self.defersItems = defersItems
         self.earlierResults = earlierResults
     }
 
@@ -34,6 +31,13 @@ final class RequestScope: Sendable {
     private static func rootKey(_ info: GraphQLResolveInfo) -> String? {
         guard info.path.elements.count == 1, case .key(let key) = info.path.elements[0].indexPathValue else { return nil }
         return key
+    }
+
+    /// The plan's decision for the root field at `info`'s path; `nil` for a nested field or a
+    /// root field the executor completes.
+    func root(_ info: GraphQLResolveInfo) -> (key: String, root: ResponsePlan.Root)? {
+        guard let key = Self.rootKey(info), let root = plan.roots[key] else { return nil }
+        return (key, root)
     }
 
     /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.
@@ -45,78 +49,29 @@ final class RequestScope: Sendable {
     /// for them; they belong in `data` in its place.
     var completedResults: [String: Map] { results.withLockedValue { $0 } }
 
-    /// The selection a root field's result can be completed on: `nil` for a nested field, a
-    /// non-null result type (a `null` handed to the executor would be an error) or a field
-    /// with directives.
-    func resultSelection(_ info: GraphQLResolveInfo) -> SelectionSet? {
-        guard Self.rootKey(info) != nil, !(info.returnType is GraphQLNonNull), info.fieldASTs.count == 1,
-            let field = info.fieldASTs.first, field.directives.isEmpty
-        else { return nil }
-        return field.selectionSet
-    }
-
-    /// Records the completed result of the root field at `info`'s path.
-    func complete(_ info: GraphQLResolveInfo, with result: Map) {
-        guard let key = Self.rootKey(info) else { return }
+    /// Records the completed result of the root field at `key`.
+    func complete(_ key: String, with result: Map) {
         results.withLockedValue { $0[key] = result }
     }
 
+    /// Sets a root connection's items aside for the response (``ResponsePlan/Root/page(_:)``).
     func deferPage(_ page: DeferredPage) {
         pages.withLockedValue { $0.append(page) }
     }
 
     var deferred: [DeferredPage] { pages.withLockedValue { $0 } }
-
-    /// Where a root connection field's items go when the request defers them: `nil` when it
-    /// does not, or the field is not a root field with one plain `items` selection.
-    func itemsTarget(_ info: GraphQLResolveInfo) -> ItemsTarget? {
-        guard defersItems, let rootKey = Self.rootKey(info) else { return nil }
-        let itemsFields = info.fieldASTs.flatMap { $0.selectionSet?.selections ?? [] }.compactMap { $0 as? GraphQL.Field }
-            .filter { $0.name.value == "items" }
-        guard itemsFields.count == 1, let itemsField = itemsFields.first, let selection = itemsField.selectionSet,
-            itemsField.directives.isEmpty
-        else { return nil }
-        return ItemsTarget(
-            rootKey: rootKey, itemsKey: itemsField.alias?.value ?? "items", selection: selection, fragments: info.fragments)
-    }
-
-    /// Returns `connection` with its items (objects or a ``ProjectedArray``) moved aside.
-    func deferItems(of connection: [String: any Sendable], model: Model, target: ItemsTarget) -> [String: any Sendable] {
-        let content: DeferredPage.Content
-        if let projected = connection["items"] as? ProjectedArray {
-            content = .projected(projected)
-        } else if let items = connection["items"] as? [ItemObject?] {
-            content = .items(items.compactMap { $0?.item })
-        } else {
-            return connection
-        }
-        deferPage(DeferredPage(target: target, model: model, content: content))
-        var emptied = connection
-        emptied["items"] = [ItemObject?]()
-        return emptied
-    }
 }
 
-/// Where a root connection's items belong: `data.<rootKey>.<itemsKey>`, projected onto
-/// `selection`.
-struct ItemsTarget: @unchecked Sendable {
-    let rootKey: String
-    let itemsKey: String
-    // AST nodes are immutable values of the parsed request; they are only read.
-    let selection: SelectionSet
-    let fragments: [String: FragmentDefinition]
-}
-
-/// A root connection's items, to be put back at their ``ItemsTarget``.
+/// A root connection's items, to be put back at `data.<rootKey>.<plan.itemsKey>`.
 struct DeferredPage: Sendable {
     enum Content: Sendable {
-        /// Items for ``ItemProjection`` to project.
+        /// Items for ``ItemProjection`` to project, with their relations.
         case items([Item])
         /// Items the resolver already wrote.
         case projected(ProjectedArray)
     }
 
-    let target: ItemsTarget
-    let model: Model
+    let rootKey: String
+    let plan: ResponsePlan.PagePlan
     let content: Content
 }

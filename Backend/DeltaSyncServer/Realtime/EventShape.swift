@@ -83,7 +83,7 @@ final class EventShape: Sendable {
         ResponseJSON.writeString(rootKey, to: &out)
         out.append(UInt8(ascii: ":"))
         var errors: [Map] = []
-        if data.isNull || !write(data, root, path: [.string(rootKey)], into: &out, errors: &errors) {
+        if data.isNull || !write(data, root, path: ResponsePath([.key(rootKey)]), into: &out, errors: &errors) {
             out.append(contentsOf: "null".utf8)
         }
         out.append(UInt8(ascii: "}"))
@@ -96,7 +96,7 @@ final class EventShape: Sendable {
     }
 
     /// Writes an object; `false` (with nothing written) when a non-null field had no value.
-    private func write(_ value: JSONValue, _ shape: Object, path: [Map], into out: inout [UInt8], errors: inout [Map]) -> Bool {
+    private func write(_ value: JSONValue, _ shape: Object, path: ResponsePath, into out: inout [UInt8], errors: inout [Map]) -> Bool {
         guard case .object(let object) = value else {
             out.append(contentsOf: "null".utf8)
             return true
@@ -111,10 +111,10 @@ final class EventShape: Sendable {
                 ResponseJSON.writeString(name, to: &out)
             case .value(let required, let nested):
                 let fieldValue = object[entry.field] ?? .null
-                let fieldPath = path + [.string(entry.key)]
+                let fieldPath = path + [.key(entry.key)]
                 if fieldValue.isNull {
                     if let required {
-                        errors.append(Self.nullError(type: required, parent: shape.typeName, path: fieldPath))
+                        errors.append(ErrorShape.nullInNonNull(type: required, parent: shape.typeName, path: fieldPath))
                         out.removeSubrange(start...)
                         return false
                     }
@@ -124,7 +124,7 @@ final class EventShape: Sendable {
                         out.append(UInt8(ascii: "["))
                         for (n, element) in elements.enumerated() {
                             if n > 0 { out.append(UInt8(ascii: ",")) }
-                            if !write(element, nested, path: fieldPath + [.int(n)], into: &out, errors: &errors) {
+                            if !write(element, nested, path: fieldPath + [.index(n)], into: &out, errors: &errors) {
                                 out.append(contentsOf: "null".utf8)
                             }
                         }
@@ -143,17 +143,5 @@ final class EventShape: Sendable {
         }
         out.append(UInt8(ascii: "}"))
         return true
-    }
-
-    private static func nullError(type: String, parent: String, path: [Map]) -> Map {
-        let slashed = path.map { element -> String in
-            if case .string(let s) = element { return s }
-            return "\(element.int ?? 0)"
-        }.joined(separator: "/")
-        return .dictionary([
-            "path": .array(path),
-            "locations": .null,
-            "message": .string("Cannot return null for non-nullable type: '\(type)' within parent '\(parent)' (/\(slashed))"),
-        ])
     }
 }

@@ -87,7 +87,7 @@ enum RealtimeServerMessage {
     }
 
     static func error(id: String?, _ error: AppSyncError) -> [UInt8] {
-        Self.error(id: id, [RequestExecutor.plainError(error.message, errorType: error.errorType)])
+        Self.error(id: id, [ErrorShape.plain(error)])
     }
 
     /// `connection_error`, sent before closing a connection that is not authorized. Amplify

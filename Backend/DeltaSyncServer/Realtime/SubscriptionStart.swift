@@ -10,7 +10,7 @@ struct SubscriptionStart: Sendable {
     let shapes = ShapeCache()
 
     /// - Returns: the subscription, or the errors for the `error` message (AppSync's shapes).
-    func subscription(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox) -> Result<Subscription, RequestExecutor.ResponseErrors> {
+    func subscription(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox) -> Result<Subscription, ResponseErrors> {
         do {
             try authorize(extensions["authorization"])
             guard case .object(let body)? = try? JSONValue(parsing: data) else {
@@ -25,7 +25,7 @@ struct SubscriptionStart: Sendable {
             return .success(try subscription(id: id, request: request, document: document, outbox: outbox))
         } catch {
             let shown = AppSyncError.redacting(error, at: "subscription \(id)", logger: executor.logger)
-            return .failure(RequestExecutor.ResponseErrors(errors: [RequestExecutor.plainError(shown.message, errorType: shown.errorType)]))
+            return .failure(ResponseErrors(errors: [ErrorShape.plain(shown)]))
         }
     }
 

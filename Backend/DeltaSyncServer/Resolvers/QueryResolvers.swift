@@ -26,7 +26,7 @@ struct QueryResolvers: Sendable {
     /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
     func list(
         _ model: Model, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
-    ) async throws -> [String: any Sendable] {
+    ) async throws -> Connection {
         let key = model.primaryKey
         let access: ItemQuery.Access
         if let partition = args.argument(key.partitionField), !partition.isNull {
@@ -43,7 +43,7 @@ struct QueryResolvers: Sendable {
     /// A `queryField` of an `@index`.
     func indexQuery(
         _ model: Model, index: Index, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
-    ) async throws -> [String: any Sendable] {
+    ) async throws -> Connection {
         guard let partition = args.argument(index.partitionField), !partition.isNull else {
             throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
         }
@@ -53,11 +53,11 @@ struct QueryResolvers: Sendable {
     }
 
     /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key.
-    func connection(from parent: Item, relation: Relation, args: Map, queryName: String) async throws -> [String: any Sendable] {
+    func connection(from parent: Item, relation: Relation, args: Map, queryName: String) async throws -> Connection {
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { parent[$0] ?? .null }
         guard let partition = values.first, !partition.isNull, !values.contains(where: \.isNull) else {
-            return ["items": [ItemObject?]()]
+            return Connection(items: .objects([]))
         }
         let access: ItemQuery.Access
         var filter = try environment.predicate(args.argument("filter"))
@@ -101,7 +101,7 @@ struct QueryResolvers: Sendable {
     func page(
         _ model: Model, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
         writer: ItemProjection.ItemArrayWriter? = nil
-    ) async throws -> [String: any Sendable] {
+    ) async throws -> Connection {
         let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
         let after = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName).cursor
@@ -115,11 +115,9 @@ struct QueryResolvers: Sendable {
             descending: descending
         )
         let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
-        var connection: [String: any Sendable] = ["items": result.connectionItems]
-        if let last = result.end.lastEvaluated {
-            connection["nextToken"] = environment.tokens.encode(.init(query: queryName, cursor: last))
-        }
-        return connection
+        return Connection(
+            items: result.items,
+            nextToken: result.end.lastEvaluated.map { environment.tokens.encode(.init(query: queryName, cursor: $0)) })
     }
 
     /// Reads `limit`, refusing what DynamoDB would refuse.

@@ -19,7 +19,7 @@ struct SyncResolvers: Sendable {
     func sync(
         _ model: Model, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?,
         writer: ItemProjection.ItemArrayWriter?
-    ) async throws -> [String: any Sendable] {
+    ) async throws -> Connection {
         let queryName = info.fieldName
         let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: Self.maxLimit)
         let token = try args.argument("nextToken")?.stringValue.map {
@@ -73,12 +73,9 @@ struct SyncResolvers: Sendable {
                 "scanned": "\(page.end.scanned)",
             ])
 
-        var connection: [String: any Sendable] = [
-            "items": page.connectionItems,
-            "startedAt": startedAt,
-        ]
+        var connection = Connection(items: page.items, startedAt: startedAt)
         if let last = page.end.lastEvaluated {
-            connection["nextToken"] = environment.tokens.encode(
+            connection.nextToken = environment.tokens.encode(
                 .init(
                     query: queryName, cursor: last, startedAt: startedAt,
                     source: useDelta ? "delta" : "base", since: useDelta ? (token?.since ?? lastSync ?? 0) : nil))
