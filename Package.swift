@@ -15,7 +15,8 @@ let package = Package(
         .plugin(name: "DeltaSyncModels", targets: ["DeltaSyncModels"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // Pinned to the minor version whose internals `GraphQLLibraryHooks` relies on.
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", .upToNextMinor(from: "4.3.0")),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),

@@ -25,12 +25,10 @@ enum ErrorShape {
 
     /// A document that does not parse: `Invalid Syntax : ...`, as AppSync words it.
     static func syntax(_ error: GraphQLError) -> Map {
-        var message = error.message
-        if message.hasPrefix("Syntax Error: ") { message = String(message.dropFirst("Syntax Error: ".count)) }
-        return .dictionary([
+        .dictionary([
             "path": .null,
             "locations": locations(error),
-            "message": .string("Invalid Syntax : \(message)"),
+            "message": .string("Invalid Syntax : \(error.message)"),
         ])
     }
 

@@ -12,17 +12,19 @@ enum AWSScalars {
     static func install(in schema: GraphQLSchema) {
         for scalar in ScalarType.allCases where scalar.isAWSScalar {
             guard let type = schema.getType(name: scalar.rawValue) as? GraphQLScalarType else { continue }
-            type.parseValue = { value in try parse(value, as: scalar) }
-            type.parseLiteral = { ast in
-                switch ast {
-                case let s as StringValue: return try parse(.string(s.value), as: scalar)
-                case let i as IntValue:
-                    guard let int = Int(i.value) else { throw invalid(i.value, scalar) }
-                    return try parse(.int(int), as: scalar)
-                default: throw invalid(GraphQL.print(ast: ast), scalar)
-                }
-            }
-            type.serialize = { value in try serialize(value, as: scalar) }
+            GraphQLLibraryHooks.replaceScalar(
+                type,
+                parseValue: { value in try parse(value, as: scalar) },
+                parseLiteral: { ast in
+                    switch ast {
+                    case let s as StringValue: return try parse(.string(s.value), as: scalar)
+                    case let i as IntValue:
+                        guard let int = Int(i.value) else { throw invalid(i.value, scalar) }
+                        return try parse(.int(int), as: scalar)
+                    default: throw invalid(GraphQL.print(ast: ast), scalar)
+                    }
+                },
+                serialize: { value in try serialize(value, as: scalar) })
         }
     }
 

@@ -9,26 +9,30 @@ import GraphQL
 enum BuiltInScalars {
     static func install(in schema: GraphQLSchema) {
         if let int = schema.getType(name: "Int") as? GraphQLScalarType {
-            int.parseValue = { value in
-                guard case .number(let number) = value, let integer = exactInteger(number) else {
-                    throw GraphQLError(message: "Int cannot represent non-integer value: \(value)")
-                }
-                return .int(try int32(integer, value))
-            }
-            int.parseLiteral = { ast in
-                guard let literal = ast as? IntValue, let integer = Int(literal.value) else {
-                    throw GraphQLError(message: "Int cannot represent non-integer value: \(print(ast: ast))", nodes: [ast])
-                }
-                return .int(try int32(integer, literal.value))
-            }
+            GraphQLLibraryHooks.replaceScalar(
+                int,
+                parseValue: { value in
+                    guard case .number(let number) = value, let integer = exactInteger(number) else {
+                        throw GraphQLError(message: "Int cannot represent non-integer value: \(value)")
+                    }
+                    return .int(try int32(integer, value))
+                },
+                parseLiteral: { ast in
+                    guard let literal = ast as? IntValue, let integer = Int(literal.value) else {
+                        throw GraphQLError(message: "Int cannot represent non-integer value: \(print(ast: ast))", nodes: [ast])
+                    }
+                    return .int(try int32(integer, literal.value))
+                })
         }
         if let boolean = schema.getType(name: "Boolean") as? GraphQLScalarType {
-            boolean.parseValue = { value in
-                guard case .bool = value else {
-                    throw GraphQLError(message: "Boolean cannot represent a non boolean value: \(value)")
-                }
-                return value
-            }
+            GraphQLLibraryHooks.replaceScalar(
+                boolean,
+                parseValue: { value in
+                    guard case .bool = value else {
+                        throw GraphQLError(message: "Boolean cannot represent a non boolean value: \(value)")
+                    }
+                    return value
+                })
         }
     }
 

@@ -47,7 +47,7 @@ struct ExecutableSchema: Sendable {
         subscriptionTriggers = try Self.subscriptionTriggers(sdl)
         AWSScalars.install(in: graphQL)
         BuiltInScalars.install(in: graphQL)
-        try Self.freezeInputFields(graphQL)
+        try GraphQLLibraryHooks.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment)
         let mutations = MutationResolvers(environment: environment, queries: queries)
@@ -214,29 +214,14 @@ struct ExecutableSchema: Sendable {
         return triggers
     }
 
-    /// Input types built from SDL re-derive their fields from the AST on every access (the
-    /// library caches only output types), which dominated the cost of coercing a mutation's
-    /// variables. Their fields never change once built, so compute them once.
-    private static func freezeInputFields(_ schema: GraphQLSchema) throws {
-        for type in schema.typeMap.values {
-            guard let input = type as? GraphQLInputObjectType else { continue }
-            let fields = try input.fields()
-            input.fields = { fields }
-        }
-    }
-
-    /// Sets resolvers on a built type. The library allows this during setup, before execution.
+    /// Sets resolvers on a built type: every resolver counts against the request's budget
+    /// before it reads anything.
     private static func attach(_ resolvers: [String: GraphQLFieldResolve], to type: GraphQLObjectType) throws {
-        guard !resolvers.isEmpty else { return }
-        let fields = try type.fields()
-        for (name, field) in fields {
-            guard let resolve = resolvers[name] else { continue }
-            // Every resolver counts against the request's budget before it reads anything.
-            field.resolve = { source, args, context, info in
+        try GraphQLLibraryHooks.attach(resolvers, to: type) { resolve in
+            { source, args, context, info in
                 try (context as? RequestScope)?.budget.spendResolver()
                 return try await resolve(source, args, context, info)
             }
         }
-        type.fields = { fields }
     }
 }
