@@ -18,8 +18,19 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
         let unit = units.first { text.hasSuffix($0.suffix) && Double(text.dropLast($0.suffix.count)) != nil }
         let number = unit.map { Double(text.dropLast($0.suffix.count)) } ?? Double(text)
         guard let number, number >= 0, number.isFinite else { return nil }
-        duration = .milliseconds(Int64((number * (unit?.milliseconds ?? 60_000)).rounded()))
+        let milliseconds = (number * (unit?.milliseconds ?? 60_000)).rounded()
+        // Past Int64 (some 292 million years) the conversion would trap.
+        guard milliseconds < Double(Int64.max) else { return nil }
+        duration = .milliseconds(Int64(milliseconds))
     }
 
-    var defaultValueDescription: String { "\(duration)" }
+    /// The largest unit that states the duration exactly: `30d`, `30m`, `1500ms`.
+    var defaultValueDescription: String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let units: [(suffix: String, milliseconds: Int64)] = [("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        for unit in units where milliseconds != 0 && milliseconds % unit.milliseconds == 0 {
+            return "\(milliseconds / unit.milliseconds)\(unit.suffix)"
+        }
+        return "\(milliseconds)ms"
+    }
 }

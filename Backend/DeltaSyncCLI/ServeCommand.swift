@@ -10,19 +10,25 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the AppSync API of a schema: GraphQL over HTTP, items in SQLite."
     )
 
+    /// Where every flag's default comes from: the library's documented defaults, stated once.
+    private static let defaults = ServerConfiguration()
+
     @OptionGroup var input: SchemaInput
 
     @Option(help: "Interface to listen on; 0.0.0.0 for every interface (containers).")
-    var host: String = "127.0.0.1"
+    var host: String = defaults.host
 
     @Option(help: "Port for HTTP and the realtime WebSocket. 20002 is amplify mock's; 0 picks a free one.")
-    var port: Int = 20002
+    var port: Int = defaults.port
 
     @Option(name: .customLong("api-key"), help: "The x-api-key clients must send. Default: a generated da2-... key.")
     var apiKey: String?
 
     @Option(name: .customLong("db"), help: "SQLite database file.")
-    var database: String = ".deltasync/deltasync.sqlite"
+    var database: String = {
+        guard case .file(let path) = defaults.storage else { preconditionFailure("the default storage is a file") }
+        return path
+    }()
 
     @Flag(name: .customLong("in-memory"), help: "Keep items in memory only (gone when the server stops).")
     var inMemory = false
@@ -33,10 +39,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("delta-ttl"),
         help: "How long changes stay in the delta log (e.g. 30m, 90s); older lastSync values get a base sync.")
-    var deltaTTL = DurationArgument(.seconds(30 * 60))
+    var deltaTTL = DurationArgument(defaults.deltaTTL)
 
     @Option(name: .customLong("tombstone-ttl"), help: "How long deleted items are kept as tombstones (e.g. 30d).")
-    var tombstoneTTL = DurationArgument(.seconds(30 * 24 * 3600))
+    var tombstoneTTL = DurationArgument(defaults.tombstoneTTL)
 
     @Option(
         name: .customLong("conflict-handler"),
@@ -55,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
         if deltaTTL.duration <= .zero { throw ValidationError("--delta-ttl must be longer than zero.") }
+        if tombstoneTTL.duration <= .zero {
+            throw ValidationError("--tombstone-ttl must be longer than zero: deleted items must reach devices that sync later.")
+        }
         if let lambdaURL, !(lambdaURL.hasPrefix("http://") || lambdaURL.hasPrefix("https://")) {
             throw ValidationError("--lambda-url must be an http:// or https:// URL.")
         }

@@ -72,6 +72,39 @@ struct JSONTextTests {
         #expect(throws: (any Error).self, "nesting is bounded") { try JSONValue(parsing: deep) }
     }
 
+    @Test("JSONWriter writes what JSONEncoder writes for random documents: JSONEncoder is the oracle")
+    func writerMatchesTheEncoderOracle() throws {
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<2000 {
+            let value = Self.randomValue(depth: 0, using: &random)
+            #expect(value.jsonText == (try Self.encoderText(value)), "\(value)")
+        }
+    }
+
+    @Test("doubles of every magnitude and every control character, as JSONEncoder writes them")
+    func writerMatchesTheEncoderOnNumbersAndControls() throws {
+        var random = SeededRandom(seed: 12)
+        var doubles: [Double] = [0, -0.0, 1, -1, 0.1, 1e15, 1e16, 1e21, 5e-324, .greatestFiniteMagnitude, 9_007_199_254_740_993]
+        for _ in 0..<500 {
+            doubles.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &random)))
+            doubles.append(Double.random(in: -1...1, using: &random) * pow(10, Double(Int.random(in: -30...30, using: &random))))
+        }
+        for double in doubles where double.isFinite {
+            #expect(JSONValue.double(double).jsonText == (try Self.encoderText(.double(double))), "\(double)")
+        }
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init) + ["\u{7F}"]))
+        #expect(JSONValue.string(controls).jsonText == (try Self.encoderText(.string(controls))))
+    }
+
+    @Test("the rules the encoder cannot show: non-finite numbers, and keys in UTF-8 byte order")
+    func writerCanonicalRules() {
+        #expect(JSONValue.array([.double(.nan), .double(.infinity), .double(-.infinity)]).jsonText == "[null,null,null]")
+        #expect(JSONValue.object(["é": 1, "z": 2, "\u{1F600}": 3, "\u{FF21}": 4, "Z": 5]).jsonText == #"{"Z":5,"z":2,"é":1,"Ａ":4,"😀":3}"#)
+        var out: [UInt8] = []
+        JSONWriter.writeObject([(key: "b", value: 1), (key: "a", value: 2)], to: &out) { JSONWriter.writeInt($0, to: &$1) }
+        #expect(String(decoding: out, as: UTF8.self) == #"{"b":1,"a":2}"#, "ordered members keep their order")
+    }
+
     static func randomValue(depth: Int, using random: inout SeededRandom) -> JSONValue {
         switch Int.random(in: 0..<(depth > 3 ? 5 : 7), using: &random) {
         case 0: return .null

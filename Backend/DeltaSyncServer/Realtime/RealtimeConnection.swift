@@ -34,7 +34,7 @@ struct RealtimeConnection: Sendable {
     ///   (1009, 1007) rather than 1000.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let endings = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingOldest(1))
-        let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit) {
+        let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit, logger: logger) {
             endings.continuation.yield(.overflowed)
         }
         let subscriptions = Subscriptions()

@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
@@ -29,10 +30,12 @@ final class RealtimeOutbox: Sendable {
     private let channel: any Channel
     private let limit: Int
     private let overflowed: @Sendable () -> Void
+    private let logger: Logger
 
-    init(channel: any Channel, limit: Int, overflowed: @escaping @Sendable () -> Void) {
+    init(channel: any Channel, limit: Int, logger: Logger, overflowed: @escaping @Sendable () -> Void) {
         self.channel = channel
         self.limit = limit
+        self.logger = logger
         self.overflowed = overflowed
     }
 
@@ -116,8 +119,18 @@ final class RealtimeOutbox: Sendable {
         }
         guard !batch.isEmpty else { return }
         // Below the encoder: the frames are already encoded.
-        guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) else {
+        let encoder: ChannelHandlerContext
+        do {
+            encoder = try channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        } catch {
+            // Only a pipeline that is being torn down, or a change in how the WebSocket
+            // upgrade builds it, gets here: say so, and end the connection rather than leave a
+            // subscriber waiting for events that can never be written.
+            logger.error(
+                "realtime messages dropped: no WebSocket frame encoder in the connection's pipeline; closing it",
+                metadata: ["buffers": "\(batch.count)", "error": "\(error)"])
             finish()
+            channel.close(promise: nil)
             return
         }
         let written = channel.eventLoop.makePromise(of: Void.self)

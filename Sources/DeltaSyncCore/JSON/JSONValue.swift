@@ -137,53 +137,9 @@ extension JSONValue {
         self = try JSONParser.parse(bytes)
     }
 
-    /// Compact JSON text with sorted keys, stable enough to store and compare.
+    /// Compact JSON text by ``JSONWriter``'s rules (sorted keys, no whitespace), stable enough
+    /// to store and compare.
     public var jsonText: String {
-        // Stored text is compared in SQL, so it must stay byte-for-byte what JSONEncoder
-        // writes. Lists of strings, integers and booleans (tags, most list fields) are written
-        // directly, which a sync page does for every item; numbers with fractions, objects
-        // (whose sorted-key order is JSONEncoder's own) and strings needing escapes go through it.
-        var direct: [UInt8] = []
-        if Self.writeSimple(self, to: &direct) { return String(decoding: direct, as: UTF8.self) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
-extension JSONValue {
-    /// Writes values made of strings without escapes, integers, booleans, nulls and lists of
-    /// them; `false` (output unspecified) for anything else.
-    private static func writeSimple(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
-        case .string(let s):
-            for byte in s.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: s.utf8)
-            out.append(UInt8(ascii: "\""))
-        case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (n, element) in elements.enumerated() {
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                guard writeSimple(element, to: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            for (n, key) in object.keys.sorted().enumerated() {
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                guard writeSimple(.string(key), to: &out) else { return false }
-                out.append(UInt8(ascii: ":"))
-                guard writeSimple(object[key]!, to: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "}"))
-        case .double:
-            return false
-        }
-        return true
+        String(decoding: JSONWriter.bytes(self), as: UTF8.self)
     }
 }

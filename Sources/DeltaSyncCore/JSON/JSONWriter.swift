@@ -1,0 +1,143 @@
+/// The one JSON writer: stored items, the delta and conflict logs, the client's outbox, and
+/// every response the server writes. Compact text with stated, platform-independent rules, so
+/// stored text compares byte for byte wherever it was written:
+///
+/// - **No whitespace.**
+/// - **Object keys** of a ``JSONValue`` in the order of their UTF-8 bytes (`"B" < "a" < "a1" <
+///   "a10" < "a2" < "é"`). Callers that write ordered members (a GraphQL response follows its
+///   selection) use ``writeObject(_:to:_:)`` with their own order.
+/// - **Integers** in decimal. **Doubles** as Swift's shortest text that reads back as the same
+///   double, without a trailing `.0` (`1`, `1.5`, `1e+20`, `1e-07`, `-0`); NaN and infinities,
+///   which JSON cannot hold, as `null`.
+/// - **Strings** escape `"` and `\` with a backslash, the controls U+0008, U+0009, U+000A,
+///   U+000C and U+000D as `\b \t \n \f \r`, and the other controls below U+0020 as `\u00xx`
+///   (lowercase hex). Everything else, `/` and non-ASCII included, is written as UTF-8.
+///
+/// These are the rules Foundation's `JSONEncoder` follows on Linux with `.sortedKeys` and
+/// `.withoutEscapingSlashes`, which wrote DeltaSync's stored text before this writer; the tests
+/// keep `JSONEncoder` as an oracle.
+///
+/// ```swift
+/// var out: [UInt8] = []
+/// JSONWriter.write(["tags": ["a", "b"], "rating": 4], to: &out)   // {"rating":4,"tags":["a","b"]}
+/// ```
+public enum JSONWriter {
+    /// `value` as compact JSON bytes.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(value, to: &out)
+        return out
+    }
+
+    public static func write(_ value: JSONValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: writeNull(to: &out)
+        case .bool(let b): writeBool(b, to: &out)
+        case .int(let i): writeInt(i, to: &out)
+        case .double(let d): writeDouble(d, to: &out)
+        case .string(let s): writeString(s, to: &out)
+        case .array(let elements): writeArray(elements, to: &out) { write($0, to: &$1) }
+        case .object(let fields):
+            let members = fields.count < 2 ? Array(fields) : fields.sorted { precedes($0.key, $1.key) }
+            writeObject(members, to: &out) { write($0, to: &$1) }
+        }
+    }
+
+    /// Key order: UTF-8 bytes, compared as unsigned.
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    // MARK: - Pieces, for writers of other value types (a GraphQL response's map)
+
+    public static func writeNull(to out: inout [UInt8]) {
+        out.append(contentsOf: "null".utf8)
+    }
+
+    public static func writeBool(_ b: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: (b ? "true" : "false").utf8)
+    }
+
+    public static func writeInt(_ i: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: String(i).utf8)
+    }
+
+    public static func writeDouble(_ d: Double, to out: inout [UInt8]) {
+        guard d.isFinite else { return writeNull(to: &out) }
+        let text = d.description
+        if text.hasSuffix(".0") {
+            out.append(contentsOf: text.utf8.dropLast(2))
+        } else {
+            out.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// An array whose elements `element` writes.
+    public static func writeArray<Element>(
+        _ elements: some Collection<Element>, to out: inout [UInt8], _ element: (Element, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for value in elements {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            element(value, &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// An object of `members`, in their order; `value` writes each member's value.
+    public static func writeObject<Value>(
+        _ members: some Sequence<(key: String, value: Value)>, to out: inout [UInt8], _ value: (Value, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for member in members {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(member.key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            value(member.value, &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy those in one go.
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: needsEscape) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true {
+            for byte in s.utf8 {
+                guard needsEscape(byte) else {
+                    out.append(byte)
+                    continue
+                }
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+}
