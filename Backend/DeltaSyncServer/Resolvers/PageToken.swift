@@ -21,7 +21,7 @@ struct PageTokenCodec: Sendable {
     }
 
     /// What a token says.
-    struct Payload: Codable, Equatable, Sendable {
+    struct Payload: Equatable, Sendable {
         /// The root or nested field the token belongs to (`listPosts`, `Blog.posts`).
         var query: String
         var cursor: [JSONValue]
@@ -41,7 +41,11 @@ struct PageTokenCodec: Sendable {
     }
 
     func encode(_ payload: Payload) -> String {
-        let body = (try? JSONEncoder().encode(payload)) ?? Data()
+        var fields: [String: JSONValue] = ["query": .string(payload.query), "cursor": .array(payload.cursor)]
+        fields["startedAt"] = payload.startedAt.map(JSONValue.int)
+        fields["source"] = payload.source.map(JSONValue.string)
+        fields["since"] = payload.since.map(JSONValue.int)
+        let body = Data(JSONWriter.bytes(.object(fields)))
         let mac = HMAC<SHA256>.authenticationCode(for: body, using: key)
         return Self.base64URL(body) + "." + Self.base64URL(Data(mac))
     }
@@ -51,7 +55,7 @@ struct PageTokenCodec: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let body = Self.data(base64URL: parts[0]), let mac = Self.data(base64URL: parts[1]),
             HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: key),
-            let payload = try? JSONDecoder().decode(Payload.self, from: body)
+            let payload = Self.payload(String(decoding: body, as: UTF8.self))
         else {
             throw AppSyncError(
                 .invalidArgument,
@@ -65,6 +69,16 @@ struct PageTokenCodec: Sendable {
             )
         }
         return payload
+    }
+
+    /// The payload of a token body this server wrote (its MAC checked).
+    private static func payload(_ text: String) -> Payload? {
+        guard case .object(let fields)? = try? JSONValue(parsing: text), let query = fields["query"]?.stringValue,
+            let cursor = fields["cursor"]?.arrayValue
+        else { return nil }
+        return Payload(
+            query: query, cursor: cursor, startedAt: fields["startedAt"]?.intValue, source: fields["source"]?.stringValue,
+            since: fields["since"]?.intValue)
     }
 
     private static func base64URL(_ data: Data) -> String {
