@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "deltasync", targets: ["DeltaSyncCLI"]),
         .library(name: "DeltaSyncServer", targets: ["DeltaSyncServer"]),
+        // The item store contract (`ItemStore`) and its SQLite implementation: what
+        // `DeltaSyncServer.itemStore` hands out, and what other stores implement.
+        .library(name: "DeltaSyncStorage", targets: ["DeltaSyncStorage"]),
         .library(name: "DeltaSyncSchema", targets: ["DeltaSyncSchema"]),
         .library(name: "DeltaSyncCore", targets: ["DeltaSyncCore"]),
         .library(name: "DeltaSyncClient", targets: ["DeltaSyncClient"]),
@@ -70,13 +73,14 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Client/DeltaSyncClient"
         ),
         // Swift models for DeltaSyncClient generated from an Amplify schema.
         .target(
             name: "DeltaSyncCodegen",
-            dependencies: ["DeltaSyncSchema"],
+            dependencies: ["DeltaSyncCore", "DeltaSyncSchema"],
             path: "Client/DeltaSyncCodegen"
         ),
         // The generator alone, for the build tool plugin: building it does not build the server.
@@ -120,7 +124,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -152,6 +158,7 @@ let package = Package(
                 "DeltaSyncSchema",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/ServerCreateBenchmark"
         ),
@@ -172,7 +179,9 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -213,20 +222,20 @@ let package = Package(
         ),
         .testTarget(
             name: "DeltaSyncSchemaTests",
-            dependencies: ["DeltaSyncSchema", .product(name: "GraphQL", package: "GraphQL")],
+            dependencies: ["DeltaSyncCore", "DeltaSyncSchema", .product(name: "GraphQL", package: "GraphQL")],
             path: "Tests/DeltaSyncSchemaTests",
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "DeltaSyncCodegenTests",
-            dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema"],
+            dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema", "DeltaSyncClient"],
             path: "Tests/DeltaSyncCodegenTests"
         ),
         // The client syncing with a real server started in-process.
         .testTarget(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
-                "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncTestSupport",
+                "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -260,8 +269,16 @@ let package = Package(
             name: "DeltaSyncServerTests",
             dependencies: [
                 "DeltaSyncServer",
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
                 "DeltaSyncTestSupport",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

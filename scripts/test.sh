@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 
 bash scripts/bootstrap.sh
 
+echo "== imports declared in Package.swift"
+python3 scripts/check-imports.py
 echo "== swift build"
-swift build
+swift build --build-tests --explicit-target-dependency-import-check error
 echo "== swift test"
-swift test
+swift test --skip-build
 
 echo "== python gql end-to-end"
 VENV=.build/venv

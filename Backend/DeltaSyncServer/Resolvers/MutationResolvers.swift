@@ -18,7 +18,7 @@ struct MutationResolvers: Sendable {
     static let maxConflictAttempts = 5
 
     func create(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
-        let input = try Self.input(args)
+        let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
         var item: Item = [:]
         for field in model.storedFields {
@@ -31,10 +31,10 @@ struct MutationResolvers: Sendable {
         if model.primaryKey.partitionField == "id", item["id"] == nil {
             item["id"] = .string(UUID().uuidString.lowercased())
         }
-        try Self.requireNonNullFields(model, item, ignoringTimestamps: true)
+        try MutationInput.requireNonNullFields(model, item, ignoringTimestamps: true)
         item["__typename"] = .string(model.name)
         item["_version"] = 1
-        let key = try Self.key(model, from: item)
+        let key = try MutationInput.key(model, from: item)
         let draft = item
         let now = environment.nowMilliseconds
         let created = try await environment.store.write { tx -> Item in
@@ -68,12 +68,6 @@ struct MutationResolvers: Sendable {
 
     // MARK: - Update and delete
 
-    /// An item about to be committed, and whether `updatedAt` takes the change time.
-    private struct Change: Sendable {
-        var item: Item
-        var touchesUpdatedAt: Bool
-    }
-
     /// What the write transaction decided.
     private enum Step: Sendable {
         case written(Item)
@@ -87,9 +81,9 @@ struct MutationResolvers: Sendable {
     }
 
     private func change(_ model: Model, args: Map, field: MutationField, isDelete: Bool) async throws -> ItemObject {
-        let input = try Self.input(args)
+        let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
-        let key = try Self.key(model, from: input)
+        let key = try MutationInput.key(model, from: input)
         let handler = environment.sync.handler(for: model)
         let sent = input["_version"]?.intValue ?? 0
         let tombstoneTTL = environment.sync.tombstoneTTLSeconds
@@ -107,8 +101,8 @@ struct MutationResolvers: Sendable {
                     }
                     let next =
                         isDelete
-                        ? Self.tombstone(existing) : try Self.applying(input, to: existing, model: model, merge: false)
-                    return .written(try Self.commit(next, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
+                        ? ItemChange.tombstone(existing) : try ItemChange.applying(input, to: existing, model: model, merge: false)
+                    return .written(try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
                 }
                 switch handler {
                 case .optimisticConcurrency:
@@ -119,9 +113,9 @@ struct MutationResolvers: Sendable {
                     guard condition.matches(existing) else {
                         return .conditionFailed(existing: existing)
                     }
-                    let merged = try Self.applying(input, to: existing, model: model, merge: true)
+                    let merged = try ItemChange.applying(input, to: existing, model: model, merge: true)
                     return .merged(
-                        try Self.commit(merged, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL),
+                        try merged.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL),
                         existing: existing)
                 case .lambda:
                     return .askLambda(existing: existing)
@@ -165,7 +159,7 @@ struct MutationResolvers: Sendable {
                 .conflictError,
                 "\(model.name) uses the LAMBDA conflict handler, but none is configured: start the server with --lambda-url.")
         }
-        let preview = isDelete ? existing : try Self.applying(input, to: existing, model: model, merge: false).item
+        let preview = isDelete ? existing : try ItemChange.applying(input, to: existing, model: model, merge: false).item
         let request = LambdaConflictRequest(
             newItem: .object(preview), existingItem: .object(existing),
             arguments: JSONValue(args),
@@ -186,7 +180,7 @@ struct MutationResolvers: Sendable {
             await record(model, key, field, sent, existing, .lambda, "error: \(failure.message)", nil)
             throw failure
         }
-        let next: Change
+        let next: ItemChange
         let outcome: String
         switch (decision, isDelete) {
         case (.reject, _):
@@ -195,10 +189,10 @@ struct MutationResolvers: Sendable {
                 .conflictUnhandled, "Conflict resolver rejects mutation.",
                 data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
         case (.resolve(let resolved), false):
-            next = Self.resolved(resolved, over: existing, model: model)
+            next = ItemChange.resolved(resolved, over: existing, model: model)
             outcome = "resolved"
         case (.remove, true):
-            next = Self.tombstone(existing)
+            next = ItemChange.tombstone(existing)
             outcome = "removed"
         case (.resolve, true), (.remove, false):
             let answer = isDelete ? "RESOLVE" : "REMOVE"
@@ -208,13 +202,13 @@ struct MutationResolvers: Sendable {
             await record(model, key, field, sent, existing, .lambda, "error: \(failure.message)", nil)
             throw failure
         }
-        try Self.requireNonNullFields(model, next.item, ignoringTimestamps: false)
+        try MutationInput.requireNonNullFields(model, next.item, ignoringTimestamps: false)
         let now = environment.nowMilliseconds
         let tombstoneTTL = environment.sync.tombstoneTTLSeconds
         let expectedVersion = existing["_version"]
         let written = try await environment.store.write { tx -> Item? in
             guard let current = try tx.get(model, key: key), current["_version"] == expectedVersion else { return nil }
-            return try Self.commit(next, model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
+            return try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
         }
         if let written {
             await record(model, key, field, sent, existing, .lambda, outcome, written["_version"]?.intValue)
@@ -232,96 +226,5 @@ struct MutationResolvers: Sendable {
             resultVersion: resultVersion, at: environment.nowMilliseconds)
         // The log is for debugging: failing to write it must not fail the client's mutation.
         _ = try? await environment.store.write { tx in try tx.recordConflict(record) }
-    }
-
-    // MARK: - Item changes
-
-    /// Bumps the version, stamps the change time, writes the item and its delta.
-    private static func commit(
-        _ change: Change, model: Model, tx: any ItemWriteTransaction, now: Int, tombstoneTTL: Int
-    ) throws -> Item {
-        var item = change.item
-        let changedAt = try tx.stampChange(now: now)
-        item["_version"] = .int((item["_version"]?.intValue ?? 0) + 1)
-        item["_lastChangedAt"] = .int(changedAt)
-        if item["_deleted"] == true {
-            item["_ttl"] = .int(changedAt / 1000 + tombstoneTTL)
-        } else if let updatedAt = model.timestamps.updatedAt, change.touchesUpdatedAt {
-            item[updatedAt] = .string(AWSDateTimeFormat.string(fromMilliseconds: changedAt))
-        }
-        try tx.put(model, item)
-        try tx.appendDelta(model, item: item, changedAt: changedAt)
-        return item
-    }
-
-    /// The stored item with the input's fields set (explicit nulls remove), or merged by
-    /// Automerge's rules. Keys and `_version` never change this way.
-    private static func applying(_ input: Item, to existing: Item, model: Model, merge: Bool) throws -> Change {
-        let ignored = Set(model.primaryKey.fields).union(["_version", "__typename"])
-        let storedNames = Set(model.storedFields.map(\.name))
-        let changes = input.filter { storedNames.contains($0.key) && !ignored.contains($0.key) }
-        var item: Item
-        if merge {
-            item = Automerge.merge(existing: existing, incoming: changes, ignoring: ignored)
-        } else {
-            item = existing
-            for (name, value) in changes { item[name] = value.isNull ? nil : value }
-        }
-        // A merge keeps the server's scalars, but the item did change now.
-        let touches = merge || model.timestamps.updatedAt.map { (input[$0] ?? .null).isNull } == true
-        try requireNonNullFields(model, item, ignoringTimestamps: false)
-        return Change(item: item, touchesUpdatedAt: touches)
-    }
-
-    /// A Lambda's RESOLVE item replaces the stored fields; keys and metadata stay the server's.
-    private static func resolved(_ resolved: Item, over existing: Item, model: Model) -> Change {
-        var item: Item = [:]
-        for field in model.storedFields { item[field.name] = resolved[field.name] }
-        for name in model.primaryKey.fields + ["__typename", "_version", "_deleted", "_lastChangedAt", "_ttl"] {
-            item[name] = existing[name]
-        }
-        if let createdAt = model.timestamps.createdAt { item[createdAt] = existing[createdAt] }
-        let touches = model.timestamps.updatedAt.map { (item[$0] ?? .null).isNull } == true
-        return Change(item: item.filter { !$0.value.isNull }, touchesUpdatedAt: touches)
-    }
-
-    private static func tombstone(_ existing: Item) -> Change {
-        var item = existing
-        item["_deleted"] = true
-        return Change(item: item, touchesUpdatedAt: false)
-    }
-
-    // MARK: - Checks
-
-    private static func input(_ args: Map) throws(AppSyncError) -> Item {
-        guard let input = args.argument("input")?.objectValue else {
-            throw AppSyncError(.invalidArgument, "The 'input' argument must be an object.")
-        }
-        if let field = input.keys.first(where: serverOwnedFields.contains) {
-            throw AppSyncError(.badRequest, "The field '\(field)' is managed by the server and cannot be set.")
-        }
-        return input
-    }
-
-    private static func key(_ model: Model, from values: Item) throws(AppSyncError) -> Item {
-        var key: Item = [:]
-        for field in model.primaryKey.fields {
-            guard let value = values[field], !value.isNull else {
-                throw AppSyncError(.invalidArgument, "The key field '\(field)' of \(model.name) is required.")
-            }
-            key[field] = value
-        }
-        return key
-    }
-
-    private static func requireNonNullFields(_ model: Model, _ item: Item, ignoringTimestamps: Bool) throws(AppSyncError) {
-        let timestamps = [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap { $0 }
-        for field in model.storedFields where field.isRequired && (item[field.name] ?? .null).isNull {
-            if timestamps.contains(field.name) && (ignoringTimestamps || field.name == model.timestamps.updatedAt) {
-                continue
-            }
-            throw AppSyncError(
-                .validation, "The field '\(field.name)' of \(model.name) is non-nullable and cannot be null or missing.")
-        }
     }
 }

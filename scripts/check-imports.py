@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Fails when a target imports a module it does not declare in Package.swift.
+
+SwiftPM builds such an import whenever the module is reachable through another dependency, and
+`--explicit-target-dependency-import-check` only reports targets of this package; this check holds
+every target to its own list, so moving a dependency never breaks a build elsewhere.
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Modules of the toolchain and the platforms, never declared.
+SYSTEM = {"Foundation", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Darwin", "os",
+          "Synchronization", "_Concurrency", "PackagePlugin", "SQLite3"}
+IMPORT = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)")
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+package = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
+                                    capture_output=True, text=True).stdout)
+failures = []
+for target in package["targets"]:
+    declared = {target["name"]}
+    for dependency in target["dependencies"]:
+        for kind in ("byName", "product", "target"):
+            if kind in dependency:
+                declared.add(dependency[kind][0])
+    path = os.path.join(root, target.get("path") or os.path.join("Sources", target["name"]))
+    for source in sorted(glob.glob(os.path.join(path, "**", "*.swift"), recursive=True)):
+        with open(source, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                match = IMPORT.match(line)
+                if match and match.group(1) not in declared | SYSTEM:
+                    failures.append(f"{os.path.relpath(source, root)}:{number}: {target['name']} imports "
+                                    f"{match.group(1)} without declaring it in Package.swift")
+print("\n".join(failures) if failures else "every import is declared in Package.swift")
+sys.exit(1 if failures else 0)
