@@ -10,6 +10,9 @@ let package = Package(
         // The item store contract (`ItemStore`) and its SQLite implementation: what
         // `DeltaSyncServer.itemStore` hands out, and what other stores implement.
         .library(name: "DeltaSyncStorage", targets: ["DeltaSyncStorage"]),
+        // For apps' own tests against DeltaSync from Swift: an in-process server on a free
+        // port, a network relay that goes offline, a realtime test client, event waiters.
+        .library(name: "DeltaSyncTesting", targets: ["DeltaSyncTesting"]),
         .library(name: "DeltaSyncSchema", targets: ["DeltaSyncSchema"]),
         .library(name: "DeltaSyncCore", targets: ["DeltaSyncCore"]),
         .library(name: "DeltaSyncClient", targets: ["DeltaSyncClient"]),
@@ -134,6 +137,24 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncServer"
         ),
+        // The testing product: what the project's own tests use to run a server and disturb
+        // the network, for apps that test against DeltaSync.
+        .target(
+            name: "DeltaSyncTesting",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Backend/DeltaSyncTesting"
+        ),
         .executableTarget(
             name: "DeltaSyncCLI",
             dependencies: [
@@ -235,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
-                "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTestSupport",
+                "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting", "DeltaSyncTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -271,6 +292,7 @@ let package = Package(
                 "DeltaSyncServer",
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
+                "DeltaSyncTesting",
                 "DeltaSyncTestSupport",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

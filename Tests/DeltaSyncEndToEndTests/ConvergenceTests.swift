@@ -2,6 +2,7 @@ import DeltaSyncClient
 import DeltaSyncCore
 import DeltaSyncServer
 import DeltaSyncTestSupport
+import DeltaSyncTesting
 import Foundation
 import Testing
 

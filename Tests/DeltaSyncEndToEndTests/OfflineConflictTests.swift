@@ -1,6 +1,7 @@
 import DeltaSyncClient
 import DeltaSyncCore
 import DeltaSyncServer
+import DeltaSyncTesting
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DeltaSyncClient
 import DeltaSyncCore
+import DeltaSyncTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DeltaSyncClient
+import DeltaSyncTesting
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import DeltaSyncClient
 import DeltaSyncServer
+import DeltaSyncTesting
 import Foundation
 import NIOCore
 
@@ -13,22 +14,14 @@ struct SyncServer {
     static func run(
         _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (SyncServer) async throws -> Void
     ) async throws {
-        var configuration = ServerConfiguration()
-        configuration.apiKey = apiKey
-        configuration.storage = .inMemory
-        configuration.port = 0
-        configure(&configuration)
         let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("schema.graphql").path
-        let server = try DeltaSyncServer(project: try AmplifyProject.load(schemaFile: schema), configuration: configuration)
-        let running = try await server.start()
-        do {
-            try await body(SyncServer(running: running))
-        } catch {
-            await running.stop()
-            throw error
+        try await DeltaSyncTestServer.withServer(schemaFile: schema, configure: { configuration in
+            configuration.apiKey = apiKey
+            configure(&configuration)
+        }) { server in
+            try await body(SyncServer(running: server.running))
         }
-        await running.stop()
     }
 
     var endpoint: SyncEndpoint { SyncEndpoint(url: URL(string: running.graphQLURL)!, apiKey: Self.apiKey) }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import DeltaSyncCore
+import DeltaSyncTesting
 import NIOCore
 
 /// GraphQL over HTTP to a started server.
@@ -15,5 +16,12 @@ enum LiveHTTP {
         request.body = .bytes(ByteBuffer(string: body.jsonText))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         return try JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 16 << 20)))
+    }
+}
+
+extension RealtimeTestClient {
+    /// A `start` with the test server's API key in `extensions.authorization`.
+    func start(id: String, query: String, variables: JSONValue = [:]) {
+        start(id: id, query: query, variables: variables, apiKey: TestServer.apiKey)
     }
 }

@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncServer
+import DeltaSyncTesting
 import Foundation
 import HTTPTypes
 import Testing

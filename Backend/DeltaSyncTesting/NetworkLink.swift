@@ -6,8 +6,18 @@ import NIOPosix
 /// takes offline (every connection is cut and new ones are refused) and back online, whose
 /// connections it drops mid-transfer, or which loses the answer to one request after the server
 /// handled it. The client sees what a phone losing its signal sees.
-final class NetworkLink: Sendable {
-    let port: Int
+///
+/// ```swift
+/// let link = try await NetworkLink(to: server.port)
+/// // point the app at "http://127.0.0.1:\(link.port)/graphql", then:
+/// link.goOffline()
+/// link.loseAnswer(toRequestContaining: "updatePost")   // the server applies it; the app never hears
+/// link.goOnline()
+/// await link.close()
+/// ```
+public final class NetworkLink: Sendable {
+    /// The port clients connect to instead of the server's.
+    public let port: Int
     private let listener: any Channel
     private let state = NIOLockedValueBox(State())
 
@@ -19,7 +29,7 @@ final class NetworkLink: Sendable {
     }
 
     /// Starts relaying from a free port to `targetPort`.
-    init(to targetPort: Int) async throws {
+    public init(to targetPort: Int) async throws {
         let state = self.state
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -54,28 +64,29 @@ final class NetworkLink: Sendable {
     }
 
     /// Cuts every connection and refuses new ones.
-    func goOffline() {
+    public func goOffline() {
         state.withLockedValue { $0.online = false }
         dropConnections()
     }
 
-    func goOnline() {
+    public func goOnline() {
         state.withLockedValue { $0.online = true }
     }
 
     /// The next request whose bytes contain `marker` reaches the server, but its answer is
     /// lost: the connection is cut when the answer starts.
-    func loseAnswer(toRequestContaining marker: String) {
+    public func loseAnswer(toRequestContaining marker: String) {
         state.withLockedValue { $0.loseAnswerTo = marker }
     }
 
     /// Cuts every open connection; new ones are accepted as before.
-    func dropConnections() {
+    public func dropConnections() {
         let open = state.withLockedValue { Array($0.connections.values) }
         for channel in open { channel.close(promise: nil) }
     }
 
-    func close() async {
+    /// Goes offline and stops listening.
+    public func close() async {
         goOffline()
         try? await listener.close()
     }

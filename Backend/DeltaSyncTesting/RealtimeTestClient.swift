@@ -1,17 +1,25 @@
 import DeltaSyncCore
-import DeltaSyncServer
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import Testing
 
-/// A raw realtime WebSocket client: sends protocol messages as JSON and hands back what the
-/// server sends, in order.
-final class RealtimeTestClient: Sendable {
-    enum Failure: Error {
+/// A realtime WebSocket client speaking AppSync's protocol message by message: sends protocol
+/// messages as JSON and hands back what the server sends, in order, so a test can assert on
+/// each one.
+///
+/// ```swift
+/// let client = server.realtimeClient()   // or RealtimeTestClient(url:headers:)
+/// _ = try await client.initialize()
+/// client.start(id: "1", query: "subscription { onCreatePost { id title } }", apiKey: server.apiKey)
+/// _ = try await client.next("start_ack")
+/// // ... create a post ...
+/// let event = try await client.next("data")
+/// ```
+public final class RealtimeTestClient: Sendable {
+    public enum Failure: Error {
         case timedOut(waitingFor: String)
         case closed(waitingFor: String)
         case unexpected(JSONValue, waitingFor: String)
@@ -25,7 +33,7 @@ final class RealtimeTestClient: Sendable {
 
     /// Connects to `url` with the `graphql-ws` subprotocol (plus `extraProtocols`) and `headers`.
     /// - Parameter reads: `false` makes a subscriber that never reads (for the slow-subscriber test).
-    init(url: String, headers: HTTPFields = [:], extraProtocols: [String] = [], reads: Bool = true) {
+    public init(url: String, headers: HTTPFields = [:], extraProtocols: [String] = [], reads: Bool = true) {
         let (outgoingStream, outgoing) = AsyncStream.makeStream(of: String.self)
         let (incomingStream, incoming) = AsyncStream.makeStream(of: JSONValue.self)
         self.outgoing = outgoing
@@ -58,21 +66,21 @@ final class RealtimeTestClient: Sendable {
         }
     }
 
-    func send(_ message: JSONValue) {
+    public func send(_ message: JSONValue) {
         outgoing.yield(message.jsonText)
     }
 
-    func sendRaw(_ text: String) {
+    public func sendRaw(_ text: String) {
         outgoing.yield(text)
     }
 
     /// The next message, whatever it is.
-    func next(timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    public func next(timeout: Duration = .seconds(10)) async throws -> JSONValue {
         try await next(where: { _ in true }, describing: "any message", timeout: timeout)
     }
 
     /// The next message other than `ka`, which must be of `type`.
-    func next(_ type: String, timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    public func next(_ type: String, timeout: Duration = .seconds(10)) async throws -> JSONValue {
         let message = try await next(where: { $0["type"] != "ka" }, describing: type, timeout: timeout)
         guard message["type"] == .string(type) else { throw Failure.unexpected(message, waitingFor: type) }
         return message
@@ -100,13 +108,13 @@ final class RealtimeTestClient: Sendable {
     }
 
     /// `connection_init`, then the `connection_ack`.
-    func initialize() async throws -> JSONValue {
+    public func initialize() async throws -> JSONValue {
         send(["type": "connection_init", "payload": [:]])
         return try await next("connection_ack")
     }
 
     /// A `start` with the API key in `extensions.authorization`.
-    func start(id: String, query: String, variables: JSONValue = [:], apiKey: String = TestServer.apiKey) {
+    public func start(id: String, query: String, variables: JSONValue = [:], apiKey: String) {
         let data: JSONValue = ["query": .string(query), "variables": variables]
         send([
             "id": .string(id), "type": "start",
@@ -118,13 +126,13 @@ final class RealtimeTestClient: Sendable {
     }
 
     /// Closes from the client side; returns the server's close frame if the server closed first.
-    func close() async -> WebSocketCloseFrame? {
+    public func close() async -> WebSocketCloseFrame? {
         outgoing.finish()
         return try? await task.value
     }
 
     /// Waits for the connection to end (the server closed it).
-    func closed() async throws -> WebSocketCloseFrame? {
+    public func closed() async throws -> WebSocketCloseFrame? {
         try await task.value
     }
 }

@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncServer
+import HTTPTypes
+import NIOCore
+
+/// A DeltaSync server for one test: started in-process on a free loopback port with an
+/// in-memory store, stopped when the test's closure returns or throws.
+///
+/// ```swift
+/// try await DeltaSyncTestServer.withServer(schema: """
+///     type Todo @model { id: ID! name: String! }
+///     """) { server in
+///     let created = try await server.graphQL(
+///         "mutation { createTodo(input: {name: \"milk\"}) { id _version } }")
+///     #expect(created["data"]["createTodo"]["_version"] == 1)
+///     // Point the app under test at server.graphQLURL / server.realtimeURL with server.apiKey.
+/// }
+/// ```
+public struct DeltaSyncTestServer: Sendable {
+    /// The server as started: host, port, API key, and `stop()`.
+    public let running: RunningServer
+
+    /// `http://127.0.0.1:<port>/graphql`: what an Amplify configuration calls the endpoint.
+    public var graphQLURL: String { running.graphQLURL }
+    /// `ws://127.0.0.1:<port>/graphql`: where the realtime WebSocket is served (AppSync's
+    /// `/graphql/realtime` path is accepted too).
+    public var realtimeURL: String { "ws://\(running.host):\(running.port)/graphql" }
+    public var apiKey: String { running.apiKey }
+    public var port: Int { running.port }
+
+    /// The API key test servers use unless a test sets another.
+    public static let defaultAPIKey = "da2-deltasynctesting"
+
+    /// Runs `body` with a started server for `project` and stops the server afterwards.
+    ///
+    /// - Parameter configure: changes to the test defaults (in-memory store, free port on
+    ///   127.0.0.1, ``defaultAPIKey``), for example a manual clock or short TTLs.
+    public static func withServer<T: Sendable>(
+        project: AmplifyProject, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (DeltaSyncTestServer) async throws -> T
+    ) async throws -> T {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.storage = .inMemory
+        configuration.apiKey = defaultAPIKey
+        configure(&configuration)
+        let running = try await DeltaSyncServer(project: project, configuration: configuration).start()
+        let result: T
+        do {
+            result = try await body(DeltaSyncTestServer(running: running))
+        } catch {
+            await running.stop()
+            throw error
+        }
+        await running.stop()
+        return result
+    }
+
+    /// ``withServer(project:configure:_:)`` for the text of an Amplify schema.
+    public static func withServer<T: Sendable>(
+        schema: String, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (DeltaSyncTestServer) async throws -> T
+    ) async throws -> T {
+        let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema), schemaFiles: ["<test schema>"])
+        return try await withServer(project: project, configure: configure, body)
+    }
+
+    /// ``withServer(project:configure:_:)`` for a schema file.
+    public static func withServer<T: Sendable>(
+        schemaFile: String, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (DeltaSyncTestServer) async throws -> T
+    ) async throws -> T {
+        try await withServer(project: try AmplifyProject.load(schemaFile: schemaFile), configure: configure, body)
+    }
+
+    /// A realtime client connected to this server with its API key in the upgrade request's
+    /// headers (one of the ways AppSync takes it); send `connection_init` with
+    /// ``RealtimeTestClient/initialize()``.
+    public func realtimeClient() -> RealtimeTestClient {
+        RealtimeTestClient(url: realtimeURL, headers: [HTTPField.Name("x-api-key")!: apiKey])
+    }
+
+    /// Sends a GraphQL request over HTTP with the API key and returns the whole JSON answer
+    /// (`data`, `errors`), whatever its status.
+    public func graphQL(_ query: String, variables: JSONValue = [:], apiKey: String? = nil) async throws -> JSONValue {
+        var request = HTTPClientRequest(url: graphQLURL)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/json")
+        request.headers.add(name: "x-api-key", value: apiKey ?? self.apiKey)
+        let body: JSONValue = ["query": .string(query), "variables": variables]
+        request.body = .bytes(ByteBuffer(bytes: JSONWriter.bytes(body)))
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return try JSONValue(parsing: String(buffer: try await answer.body.collect(upTo: 64 << 20)))
+    }
+}
