@@ -79,26 +79,18 @@ struct ItemProjection: Sendable {
     /// Writes `item` with its relations; `false`, having written nothing, when it is null.
     private func project(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) async -> Bool {
         guard plan.hasRelations else { return write(item, plan: plan, into: &out, failures: &failures) }
-        let start = out.count
-        out.append(UInt8(ascii: "{"))
+        let object = ObjectText(&out)
         for (i, (name, key, entry)) in plan.entries.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: key)
-            let mark = failures.count
+            let mark = object.begin(i, key: key, into: &out, failures: failures)
             let written: Bool
             if case .relation(let relation, let required, let nested) = entry {
                 written = await project(relation, required: required, nested: nested, of: item, parent: plan.typeName, into: &out, failures: &failures)
             } else {
                 written = write(entry, of: item, plan: plan, into: &out, failures: &failures)
             }
-            failures.place(from: mark, within: .key(name))
-            guard written else {
-                out.removeSubrange(start...)
-                return false
-            }
+            guard object.end(written, name: name, mark: mark, into: &out, failures: &failures) else { return false }
         }
-        out.append(UInt8(ascii: "}"))
-        return true
+        return object.finish(into: &out)
     }
 
     /// A `@belongsTo`/`@hasOne` object; `false` when it is null and `required`.
@@ -132,21 +124,13 @@ struct ItemProjection: Sendable {
 
     /// An item whose plan has no relations: no reads, no suspension.
     fileprivate func write(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
-        let start = out.count
-        out.append(UInt8(ascii: "{"))
+        let object = ObjectText(&out)
         for (i, (name, key, entry)) in plan.entries.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: key)
-            let mark = failures.count
+            let mark = object.begin(i, key: key, into: &out, failures: failures)
             let written = write(entry, of: item, plan: plan, into: &out, failures: &failures)
-            failures.place(from: mark, within: .key(name))
-            guard written else {
-                out.removeSubrange(start...)
-                return false
-            }
+            guard object.end(written, name: name, mark: mark, into: &out, failures: &failures) else { return false }
         }
-        out.append(UInt8(ascii: "}"))
-        return true
+        return object.finish(into: &out)
     }
 
     /// One entry other than a relation; `false` when its object must be null.
@@ -264,5 +248,35 @@ struct ItemProjection: Sendable {
             out[key] = projected
         }
         return .dictionary(out)
+    }
+}
+
+/// One object being written member by member, taken back out of the text when a member nulls it.
+private struct ObjectText {
+    private let start: Int
+
+    init(_ out: inout [UInt8]) {
+        start = out.count
+        out.append(UInt8(ascii: "{"))
+    }
+
+    /// Writes what precedes member `index`; returns where its failures start.
+    func begin(_ index: Int, key: [UInt8], into out: inout [UInt8], failures: [ProjectionFailure]) -> Int {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: key)
+        return failures.count
+    }
+
+    /// After the member `name`: its failures placed under it; `false`, with the object's text
+    /// removed, when it was not written and the object is null.
+    func end(_ written: Bool, name: String, mark: Int, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
+        failures.place(from: mark, within: .key(name))
+        if !written { out.removeSubrange(start...) }
+        return written
+    }
+
+    func finish(into out: inout [UInt8]) -> Bool {
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 }
