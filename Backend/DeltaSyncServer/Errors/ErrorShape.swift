@@ -23,6 +23,14 @@ enum ErrorShape {
         plain(error.message, errorType: error.errorType)
     }
 
+    /// An error of a realtime `connection_error`, with the HTTP-like `errorCode` clients read
+    /// (Amplify does not retry 401).
+    static func connection(_ error: AppSyncError, code: Int) -> Map {
+        .dictionary([
+            "errorType": .string(error.errorType.rawValue), "message": .string(error.message), "errorCode": .int(code),
+        ])
+    }
+
     /// A document that does not parse: `Invalid Syntax : ...`, as AppSync words it.
     static func syntax(_ error: GraphQLError) -> Map {
         .dictionary([

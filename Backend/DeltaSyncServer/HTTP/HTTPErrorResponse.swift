@@ -22,10 +22,7 @@ struct HTTPErrorResponse: HTTPResponseError {
     /// `{"errors":[{"errorType","message"}]}` for `error`: the body of every request-level
     /// failure, from a route or from the connection gate.
     static func body(_ error: AppSyncError) -> String {
-        let body: JSONValue = [
-            "errors": [["errorType": .string(error.errorType.rawValue), "message": .string(error.message)]]
-        ]
-        return body.jsonText
+        String(decoding: ResponseJSON.bytes(.dictionary(["errors": .array([ErrorShape.plain(error)])])), as: UTF8.self)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -93,11 +93,9 @@ enum RealtimeServerMessage {
     /// `connection_error`, sent before closing a connection that is not authorized. Amplify
     /// does not retry `errorCode` 401.
     static func connectionError(_ error: AppSyncError, code: Int) -> [UInt8] {
-        let object: Map = .dictionary([
-            "errorType": .string(error.errorType.rawValue), "message": .string(error.message), "errorCode": .int(code),
-        ])
         var out: [UInt8] = []
-        ResponseJSON.write(.dictionary(["type": "connection_error", "payload": .dictionary(["errors": .array([object])])]), to: &out)
+        let errors: Map = .array([ErrorShape.connection(error, code: code)])
+        ResponseJSON.write(.dictionary(["type": "connection_error", "payload": .dictionary(["errors": errors])]), to: &out)
         return out
     }
 }
