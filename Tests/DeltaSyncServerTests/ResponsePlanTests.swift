@@ -80,3 +80,18 @@ import Testing
         }
     }
 }
+
+extension ResponsePlanTests {
+    /// An `operationName` that names no operation of the document runs nothing, even when the
+    /// document holds a single mutation the server could run without the executor.
+    @Test func anUnknownOperationNameRunsNothing() async throws {
+        try await TestServer().withClient { client in
+            let reply = try await client.post(
+                #"{"query": "mutation Make($i: CreatePostInput!) { createPost(input: $i) { id } }", "operationName": "Other", "variables": {"i": {"id": "p0", "blogID": "b", "title": "t"}}}"#)
+            #expect(reply.data == .null)
+            #expect(reply.errors.count == 1)
+            let list = try await client.graphQL("{ listPosts { items { id } } }")
+            #expect(list.data["listPosts"]["items"] == [])
+        }
+    }
+}

@@ -145,10 +145,8 @@ struct RequestExecutor: Sendable {
     private func publishEvents(data: Map?, document: Document, request: GraphQLRequest) {
         guard let events else { return }
         let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-        guard
-            let operation = request.operationName.flatMap({ name in operations.first { $0.name?.value == name } })
-                ?? (operations.count == 1 ? operations.first : nil)
-        else { return }
+        let named = request.operationName.map { name in operations.filter { $0.name?.value == name } } ?? operations
+        guard named.count == 1, let operation = named.first else { return }
         for event in MutationEvent.events(
             of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
             schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,

@@ -48,11 +48,13 @@ struct ResponsePlan: Sendable {
         }
     }
 
-    /// The plan for a request's `operationName` among `plans`: the named operation, else the
-    /// document's only one.
+    /// The plan for a request's `operationName` among `plans`: the named operation, or without a
+    /// name the document's only one. A name that matches no operation gets an empty plan: the
+    /// executor refuses the request (`Unknown operation named ...`) and nothing runs.
     static func select(_ plans: [ResponsePlan], operationName: String?) -> ResponsePlan {
-        operationName.flatMap { name in plans.first { $0.name == name } }
-            ?? (plans.count == 1 ? plans[0] : ResponsePlan(operationType: nil, roots: [:], mutation: nil, name: nil))
+        let none = ResponsePlan(operationType: nil, roots: [:], mutation: nil, name: nil)
+        guard let operationName else { return plans.count == 1 ? plans[0] : none }
+        return plans.first { $0.name == operationName } ?? none
     }
 
     private init(operationType: OperationType?, roots: [String: Root], mutation: MutationShortcut?, name: String?) {
