@@ -113,27 +113,64 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncStorage"
         ),
-        // GraphQL resolvers and the HTTP endpoint.
+        // The AppSync API of a schema: the executable schema, resolvers, response plans and
+        // projection, AppSync's error shapes, conflict handlers, mutation events. No HTTP.
+        .target(
+            name: "DeltaSyncGraphQL",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Backend/DeltaSyncGraphQL"
+        ),
+        // AppSync's realtime WebSocket protocol over a connection: subscriptions, events to
+        // subscribers, keep-alive and limits.
+        .target(
+            name: "DeltaSyncRealtime",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncGraphQL",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Backend/DeltaSyncRealtime"
+        ),
+        // The server: configuration, the HTTP port (connection gate, routes) and the composition
+        // of the GraphQL layer, realtime and the store.
         .target(
             name: "DeltaSyncServer",
             dependencies: [
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",
+                "DeltaSyncGraphQL",
+                "DeltaSyncRealtime",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Backend/DeltaSyncServer"
         ),
@@ -291,6 +328,8 @@ let package = Package(
             dependencies: [
                 "DeltaSyncServer",
                 "DeltaSyncCore",
+                "DeltaSyncGraphQL",
+                "DeltaSyncRealtime",
                 "DeltaSyncSchema",
                 "DeltaSyncTesting",
                 "DeltaSyncTestSupport",

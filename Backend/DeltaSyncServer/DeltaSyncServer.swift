@@ -1,4 +1,6 @@
 import DeltaSyncCore
+import DeltaSyncGraphQL
+import DeltaSyncRealtime
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation
@@ -73,9 +75,8 @@ public struct DeltaSyncServer: Sendable {
         let connections = ConnectionRegistry(configuration: configuration.connections)
         self.connections = connections
         realtime = RealtimeEndpoint(
-            configuration: configuration.realtime, apiKey: apiKey,
-            starts: SubscriptionStart(executor: executor, apiKey: apiKey), registry: subscribers,
-            connections: connections, logger: self.logger)
+            configuration: configuration.realtime, apiKey: apiKey, executor: executor, registry: subscribers,
+            admit: { channel in try connections.admitWebSocket(channel) }, logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: configuration.clock, logger: self.logger)
@@ -85,7 +86,7 @@ public struct DeltaSyncServer: Sendable {
     /// and returns the JSON response body.
     ///
     /// - Parameter explain: include `extensions.deltasync.plans` (as `x-deltasync-explain: 1`).
-    public func execute(_ request: GraphQLRequest, explain: Bool = false) async -> [UInt8] {
+    public func execute(_ request: OperationRequest, explain: Bool = false) async -> [UInt8] {
         await executor.execute(request, explain: explain)
     }
 

@@ -69,7 +69,7 @@ func syncAll(_ server: DeltaSyncServer, filter: JSONValue = nil, lastSync: JSONV
     serverSeconds = 0
     repeat {
         var body: [UInt8] = []
-        let request = GraphQLRequest(query: syncQuery, variables: ["t": token, "f": filter, "l": lastSync])
+        let request = OperationRequest(query: syncQuery, variables: ["t": token, "f": filter, "l": lastSync])
         serverSeconds += await BenchmarkSupport.seconds { body = await server.execute(request) }
         let page = try JSONValue(parsing: String(decoding: body, as: UTF8.self))["data"]["syncPosts"]
         guard page != .null else { fatalError("sync failed: \(String(decoding: body, as: UTF8.self))") }
@@ -118,7 +118,7 @@ func deltaTime(_ server: DeltaSyncServer) async throws -> Double {
     // An (empty) delta sync from now stamps a startedAt without reading the table.
     let (_, startedAt) = try await syncAll(server, lastSync: .int(Int(Date().timeIntervalSince1970 * 1000)))
     for n in 0..<10 {
-        let body = await server.execute(GraphQLRequest(
+        let body = await server.execute(OperationRequest(
             query: "mutation($i: UpdatePostInput!) { updatePost(input: $i) { _version } }",
             variables: ["i": ["id": .string(String(format: "p%07d", n * 7)), "title": "changed", "_version": 1]]))
         precondition(!String(decoding: body, as: UTF8.self).contains("errors"))

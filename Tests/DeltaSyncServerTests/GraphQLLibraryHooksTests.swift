@@ -1,6 +1,8 @@
 import GraphQL
 import Testing
 
+@testable import DeltaSyncGraphQL
+@testable import DeltaSyncRealtime
 @testable import DeltaSyncServer
 
 /// Each behaviour of the GraphQL library that `GraphQLLibraryHooks` lists, on a schema of its

@@ -2,6 +2,8 @@ import DeltaSyncCore
 import GraphQL
 import Testing
 
+@testable import DeltaSyncGraphQL
+@testable import DeltaSyncRealtime
 @testable import DeltaSyncServer
 
 /// Generated mutations with their arguments in variables run without the GraphQL executor;

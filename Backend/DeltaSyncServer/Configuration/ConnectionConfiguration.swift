@@ -1,3 +1,4 @@
+import DeltaSyncGraphQL
 /// Limits and timeouts of the HTTP port's connections. Without them a client that opens sockets
 /// and sends nothing (or a request that never ends) holds a file descriptor for good, and enough
 /// of them make `/graphql` and `/health` unreachable.

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncGraphQL
 import DeltaSyncStorage
 import Hummingbird
 

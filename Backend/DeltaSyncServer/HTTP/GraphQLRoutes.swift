@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncGraphQL
 import Foundation
 import GraphQL
 import HTTPTypes
@@ -42,9 +43,9 @@ struct GraphQLRoutes: Sendable {
     }
 
     private func respond(to body: JSONValue, explain: Bool) async throws -> Response {
-        let graphQLRequest: GraphQLRequest
+        let graphQLRequest: OperationRequest
         do {
-            graphQLRequest = try GraphQLRequest(body: body)
+            graphQLRequest = try OperationRequest(body: body)
         } catch {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncGraphQL
 import Foundation
 import HTTPTypes
 import Hummingbird

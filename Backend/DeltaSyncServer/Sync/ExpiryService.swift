@@ -1,3 +1,4 @@
+import DeltaSyncGraphQL
 import DeltaSyncStorage
 import Foundation
 import Logging

@@ -1,3 +1,5 @@
+@testable import DeltaSyncGraphQL
+@testable import DeltaSyncRealtime
 @testable import DeltaSyncServer
 import NIOCore
 import NIOEmbedded

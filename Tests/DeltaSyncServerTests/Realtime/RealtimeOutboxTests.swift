@@ -3,6 +3,8 @@ import NIOEmbedded
 import NIOWebSocket
 import Testing
 
+@testable import DeltaSyncGraphQL
+@testable import DeltaSyncRealtime
 @testable import DeltaSyncServer
 
 /// The outbox writes finished frames below the WebSocket frame encoder; where it cannot find

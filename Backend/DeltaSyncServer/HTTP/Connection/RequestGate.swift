@@ -1,3 +1,4 @@
+import DeltaSyncGraphQL
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket

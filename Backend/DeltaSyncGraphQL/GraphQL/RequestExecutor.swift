@@ -1,0 +1,199 @@
+import DeltaSyncCore
+import GraphQL
+import Logging
+import OrderedCollections
+
+/// Runs one GraphQL request against the executable schema and shapes the answer as AppSync
+/// does (``ErrorShape``).
+///
+/// The request's ``ResponsePlan`` says which root values projection completes; the executor
+/// runs every resolver once and completes the rest; projected pages are spliced into the
+/// response bytes.
+package struct RequestExecutor: Sendable {
+    package let schema: ExecutableSchema
+    /// Where mutations' results go for subscribers.
+    let events: (any EventFanOut)?
+    /// Where unexpected errors go in full; the client gets an `InternalFailure` without them.
+    package let logger: Logger
+    /// Checked before a document is parsed and before it is validated.
+    var limits = DocumentLimits()
+    /// Bounds on running a request: resolvers, items, response size, time.
+    var executionLimits = ExecutionLimits()
+    /// Clients send the same few operations over and over; parsing, validating and planning
+    /// each once roughly halves the cost of a small mutation.
+    let documents = ValidatedDocumentCache(capacity: 512)
+
+    package init(
+        schema: ExecutableSchema, events: (any EventFanOut)?, logger: Logger, limits: DocumentLimits = DocumentLimits(),
+        executionLimits: ExecutionLimits = ExecutionLimits()
+    ) {
+        self.schema = schema
+        self.events = events
+        self.logger = logger
+        self.limits = limits
+        self.executionLimits = executionLimits
+    }
+
+    /// - Parameter explain: record how sync queries read their items and return it in
+    ///   `extensions.deltasync.plans`.
+    package func execute(_ request: OperationRequest, explain: Bool = false) async -> [UInt8] {
+        let limits = executionLimits
+        let answer = await Deadline.race(after: limits.timeout) {
+            let (body, splices) = await respond(request, explain: explain)
+            return ResponseJSON.bytes(body, splices: splices)
+        }
+        guard let bytes = answer else {
+            // AppSync's words; the work goes on in the background until its next budget check.
+            return Self.errorBytes("Execution timed out.", errorType: .executionTimeout)
+        }
+        guard bytes.count <= limits.maxResponseBytes else {
+            return Self.errorBytes(
+                "The response is \(bytes.count) bytes, more than the \(limits.maxResponseBytes) allowed; select fewer items or fields.",
+                errorType: .limitExceeded)
+        }
+        return bytes
+    }
+
+    /// A response of one error and no data.
+    private static func errorBytes(_ message: String, errorType: AppSyncErrorType) -> [UInt8] {
+        ResponseJSON.bytes(body(data: nil, errors: [ErrorShape.plain(message, errorType: errorType)]), splices: [])
+    }
+
+    /// The parsed and validated document of a query, or the errors in AppSync's shape.
+    package func document(_ query: String) -> Result<Document, ResponseErrors> {
+        prepare(query).map(\.document)
+    }
+
+    /// ``document(_:)`` with the plans of its operations.
+    func prepare(_ query: String) -> Result<PreparedDocument, ResponseErrors> {
+        if let cached = documents[query] { return .success(cached) }
+        if let refusal = limits.refusal(text: query) { return .failure(Self.refused(refusal)) }
+        let document: Document
+        do {
+            document = try parse(source: Source(body: query, name: "GraphQL request"))
+        } catch let error as GraphQLError {
+            return .failure(ResponseErrors(errors: [ErrorShape.syntax(error)]))
+        } catch {
+            return .failure(ResponseErrors(errors: [ErrorShape.plain("Invalid Syntax : \(error)")]))
+        }
+        if let refusal = limits.refusal(document: document) { return .failure(Self.refused(refusal)) }
+        let validationErrors = validate(schema: schema.graphQL, ast: document)
+        guard validationErrors.isEmpty else {
+            return .failure(ResponseErrors(errors: validationErrors.map(ErrorShape.validation)))
+        }
+        let prepared = PreparedDocument(document: document, plans: ResponsePlan.plans(for: document, schema: schema))
+        documents[query] = prepared
+        return .success(prepared)
+    }
+
+    /// A document over ``DocumentLimits``, answered as a validation error.
+    private static func refused(_ reason: String) -> ResponseErrors {
+        ResponseErrors(errors: [ErrorShape.plain("Validation error: \(reason)")])
+    }
+
+    private func respond(_ request: OperationRequest, explain: Bool) async -> (Map, [ResponseJSON.Splice]) {
+        let prepared: PreparedDocument
+        switch prepare(request.query) {
+        case .success(let found): prepared = found
+        case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [])
+        }
+        let plan = ResponsePlan.select(prepared.plans, operationName: request.operationName)
+        if plan.operationType == .subscription {
+            let refusal = ErrorShape.plain(
+                "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
+                errorType: .unsupportedOperation)
+            return (Self.body(data: nil, errors: [refusal]), [])
+        }
+        do {
+            var earlierResults: [String: Result<ItemObject, any Error>] = [:]
+            if let shortcut = plan.mutation, let outcome = await shortcut.run(variables: request.variables) {
+                switch outcome {
+                case .success(let result):
+                    let data = Map.dictionary([shortcut.responseKey: result])
+                    publishEvents(data: data, document: prepared.document, request: request)
+                    return (Self.body(data: data, errors: []), [])
+                case .failure(let failure):
+                    earlierResults[shortcut.responseKey] = failure.outcome
+                }
+            }
+            let scope = RequestScope(
+                plan: plan, explain: explain, budget: ResolverBudget(executionLimits), earlierResults: earlierResults)
+            let result = try await run(request, document: prepared.document, scope: scope)
+            let data = Self.data(result.data, completing: scope.completedResults)
+            if plan.operationType == .mutation {
+                publishEvents(data: data, document: prepared.document, request: request)
+            }
+            var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
+            let splices = await splices(of: scope.deferred, in: data, errors: &errors)
+            return (Self.body(data: data, errors: errors, scope: scope), splices)
+        } catch let error as GraphQLError {
+            return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [])
+        } catch {
+            let shown = AppSyncError.redacting(error, at: request.operationName ?? "the request", logger: logger)
+            return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [])
+        }
+    }
+
+    /// The projected pages as splices into the response, where their connection is in `data`
+    /// (an error elsewhere may have nulled it), with their items' errors.
+    private func splices(of pages: [DeferredPage], in data: Map?, errors: inout [Map]) async -> [ResponseJSON.Splice] {
+        var splices: [ResponseJSON.Splice] = []
+        for page in pages {
+            guard case .dictionary(let fields)? = data, case .dictionary? = fields[page.rootKey] else { continue }
+            let array: ProjectedArray
+            switch page.content {
+            case .projected(let written): array = written
+            case .items(let items): array = await schema.projection.project(items, plan: page.plan.items)
+            }
+            let path = [page.rootKey, page.plan.itemsKey]
+            splices.append(ResponseJSON.Splice(path: ["data"] + path, json: array.bytes))
+            errors += array.errors(at: ResponsePath(path.map(IndexPathValue.key)))
+        }
+        return splices
+    }
+
+    /// Hands subscribers the events of a mutation's results.
+    private func publishEvents(data: Map?, document: Document, request: OperationRequest) {
+        guard let events else { return }
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        let named = request.operationName.map { name in operations.filter { $0.name?.value == name } } ?? operations
+        guard named.count == 1, let operation = named.first else { return }
+        for event in MutationEvent.events(
+            of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
+            schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
+            wanted: events.hasSubscribers(for:))
+        {
+            events.publish(event)
+        }
+    }
+
+    /// The executor's `data` with the results resolvers completed themselves in place of the
+    /// `null` the executor saw.
+    private static func data(_ data: Map?, completing results: [String: Map]) -> Map? {
+        guard !results.isEmpty, case .dictionary(var fields)? = data else { return data }
+        for (key, result) in results where fields[key] != nil { fields[key] = result }
+        return .dictionary(fields)
+    }
+
+    private func run(_ request: OperationRequest, document: Document, scope: RequestScope) async throws -> GraphQLResult {
+        try await GraphQL.execute(
+            schema: schema.graphQL,
+            documentAST: document,
+            rootValue: (),
+            context: scope,
+            variableValues: request.variables.mapValues(\.map),
+            operationName: request.operationName
+        )
+    }
+
+    /// `{"data": ..., "errors": [...], "extensions": ...}`: `errors` only when there are some.
+    static func body(data: Map?, errors: [Map], scope: RequestScope? = nil) -> Map {
+        var body = OrderedDictionary<String, Map>()
+        body["data"] = data ?? .null
+        if !errors.isEmpty { body["errors"] = .array(errors) }
+        if let scope, scope.plans.explain {
+            body["extensions"] = .dictionary(["deltasync": .dictionary(["plans": .array(scope.plans.recorded.map(\.map))])])
+        }
+        return .dictionary(body)
+    }
+}

@@ -1,0 +1,77 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import GraphQL
+import NIOConcurrencyHelpers
+
+/// Per-request state resolvers share with the executor: the request's ``ResponsePlan``, the
+/// explain log, the budget, and the root values projection completed instead of the executor.
+final class RequestScope: Sendable {
+    let plan: ResponsePlan
+    let plans: QueryPlanLog
+    /// What the request has left to spend on resolvers and items.
+    let budget: ResolverBudget
+    private let pages = NIOLockedValueBox<[DeferredPage]>([])
+    private let results = NIOLockedValueBox<[String: Map]>([:])
+
+    /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
+    /// its resolver hands it to the executor instead of running the mutation again.
+    private let earlierResults: [String: Result<ItemObject, any Error>]
+
+    package init(
+        plan: ResponsePlan, explain: Bool, budget: ResolverBudget,
+        earlierResults: [String: Result<ItemObject, any Error>] = [:]
+    ) {
+        self.plan = plan
+        plans = QueryPlanLog(explain: explain)
+        self.budget = budget
+        self.earlierResults = earlierResults
+    }
+
+    /// The response key of a root field; `nil` for a nested one.
+    private static func rootKey(_ info: GraphQLResolveInfo) -> String? {
+        guard info.path.elements.count == 1, case .key(let key) = info.path.elements[0].indexPathValue else { return nil }
+        return key
+    }
+
+    /// The plan's decision for the root field at `info`'s path; `nil` for a nested field or a
+    /// root field the executor completes.
+    func root(_ info: GraphQLResolveInfo) -> (key: String, root: ResponsePlan.Root)? {
+        guard let key = Self.rootKey(info), let root = plan.roots[key] else { return nil }
+        return (key, root)
+    }
+
+    /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.
+    func earlierResult(_ info: GraphQLResolveInfo) -> Result<ItemObject, any Error>? {
+        Self.rootKey(info).flatMap { earlierResults[$0] }
+    }
+
+    /// Root results completed by ``ItemProjection``, by response key. The executor saw `null`
+    /// for them; they belong in `data` in its place.
+    var completedResults: [String: Map] { results.withLockedValue { $0 } }
+
+    /// Records the completed result of the root field at `key`.
+    func complete(_ key: String, with result: Map) {
+        results.withLockedValue { $0[key] = result }
+    }
+
+    /// Sets a root connection's items aside for the response (``ResponsePlan/Root/page(_:)``).
+    func deferPage(_ page: DeferredPage) {
+        pages.withLockedValue { $0.append(page) }
+    }
+
+    var deferred: [DeferredPage] { pages.withLockedValue { $0 } }
+}
+
+/// A root connection's items, to be put back at `data.<rootKey>.<plan.itemsKey>`.
+struct DeferredPage: Sendable {
+    enum Content: Sendable {
+        /// Items for ``ItemProjection`` to project, with their relations.
+        case items([Item])
+        /// Items the resolver already wrote.
+        case projected(ProjectedArray)
+    }
+
+    let rootKey: String
+    let plan: ResponsePlan.PagePlan
+    let content: Content
+}

@@ -1,0 +1,185 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncStorage
+import GraphQL
+
+/// `get`, `list`, index queries and nested connections: reads, page by page.
+struct QueryResolvers: Sendable {
+    let environment: ResolverEnvironment
+
+    /// AppSync's generated resolvers evaluate 100 items when no `limit` is given.
+    static let defaultLimit = 100
+
+    func get(_ model: Model, args: Map) async throws -> ItemObject? {
+        var fields: Item = [:]
+        for field in model.primaryKey.fields {
+            guard let value = args.argument(field), !value.isNull else {
+                throw AppSyncError(.invalidArgument, "Missing key field '\(field)' for \(model.name).")
+            }
+            fields[field] = value
+        }
+        let key = fields
+        let found = try await environment.store.read { tx in try tx.get(model, key: key) }
+        return found.map(ItemObject.init)
+    }
+
+    /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
+    func list(
+        _ model: Model, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+    ) async throws -> Connection {
+        let key = model.primaryKey
+        let access: ItemQuery.Access
+        if let partition = args.argument(key.partitionField), !partition.isNull {
+            access = .index(nil, partition: partition, sortKey: try sortKeyCondition(key.sortKeyFields, args: args))
+        } else {
+            if try sortKeyCondition(key.sortKeyFields, args: args) != nil {
+                throw AppSyncError(.invalidArgument, "A sort key condition needs '\(key.partitionField)' as well.")
+            }
+            access = .scan
+        }
+        return try await page(model, access: access, args: args, queryName: queryName, writer: writer)
+    }
+
+    /// A `queryField` of an `@index`.
+    func indexQuery(
+        _ model: Model, index: Index, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+    ) async throws -> Connection {
+        guard let partition = args.argument(index.partitionField), !partition.isNull else {
+            throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
+        }
+        let access = ItemQuery.Access.index(
+            index.name, partition: partition, sortKey: try sortKeyCondition(index.sortKeyFields, args: args))
+        return try await page(model, access: access, args: args, queryName: queryName, writer: writer)
+    }
+
+    /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key.
+    package func connection(from parent: Item, relation: Relation, args: Map, queryName: String) async throws -> Connection {
+        let related = environment.model(relation.relatedModel)
+        let values = relation.localFields.map { parent[$0] ?? .null }
+        guard let partition = values.first, !partition.isNull, !values.contains(where: \.isNull) else {
+            return Connection(items: .objects([]))
+        }
+        let access: ItemQuery.Access
+        var filter = try environment.predicate(args.argument("filter"))
+        if let indexName = relation.indexName ?? indexServing(relation.relatedFields, in: related) {
+            let index = indexName == "" ? nil : indexName
+            let sortFields = index.flatMap(related.index(named:))?.sortKeyFields ?? related.primaryKey.sortKeyFields
+            let fixed = Array(values.dropFirst())
+            let sortKey: SortKeyCondition?
+            if fixed.isEmpty {
+                // The parent fills only the partition: the field takes the sort key condition.
+                sortKey = try sortKeyCondition(sortFields, args: args)
+            } else {
+                sortKey = .eq(fixed)
+            }
+            access = .index(index, partition: partition, sortKey: sortKey)
+        } else {
+            for (field, value) in zip(relation.relatedFields, values) { filter = filter && .field(field, .eq(value)) }
+            access = .scan
+        }
+        return try await page(related, access: access, args: args, queryName: queryName, filter: filter)
+    }
+
+    /// A `@belongsTo` / `@hasOne` field: the one item whose key equals this item's foreign key.
+    func object(from item: Item, relation: Relation) async throws -> ItemObject? {
+        let related = environment.model(relation.relatedModel)
+        let values = relation.localFields.map { item[$0] ?? .null }
+        guard !values.contains(where: \.isNull) else { return nil }
+        if relation.relatedFields == related.primaryKey.fields {
+            let key = Item(uniqueKeysWithValues: zip(relation.relatedFields, values))
+            return try await environment.store.read { tx in try tx.get(related, key: key) }.map(ItemObject.init)
+        }
+        var filter = QueryPredicate.all
+        for (field, value) in zip(relation.relatedFields, values) { filter = filter && .field(field, .eq(value)) }
+        let query = ItemQuery(access: .scan, filter: filter, limit: Int.max)
+        let found = try await environment.store.read { tx in try tx.query(related, query) }
+        return found.items.first.map(ItemObject.init)
+    }
+
+    // MARK: - Paging
+
+    func page(
+        _ model: Model, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
+        writer: ItemProjection.ItemArrayWriter? = nil
+    ) async throws -> Connection {
+        let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
+        let after = try args.argument("nextToken")?.stringValue.map {
+            try environment.tokens.decode($0, for: queryName).cursor
+        }
+        let descending = args.argument("sortDirection")?.stringValue == "DESC"
+        let query = ItemQuery(
+            access: access,
+            filter: try filter ?? QueryPredicate(filter: args.argument("filter") ?? .null),
+            limit: limit,
+            after: after,
+            descending: descending
+        )
+        let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
+        return Connection(
+            items: result.items,
+            nextToken: result.end.lastEvaluated.map { environment.tokens.encode(.init(query: queryName, cursor: $0)) })
+    }
+
+    /// Reads `limit`, refusing what DynamoDB would refuse.
+    static func limit(_ args: Map, default defaultLimit: Int, max: Int?) throws(AppSyncError) -> Int {
+        guard let value = args.argument("limit"), !value.isNull else { return defaultLimit }
+        guard let limit = value.intValue, limit >= 1 else {
+            throw AppSyncError(.invalidArgument, "limit must be a positive integer, got \(value.jsonText).")
+        }
+        return max.map { Swift.min(limit, $0) } ?? limit
+    }
+
+    /// Reads the sort key argument of a query: the single sort field's name, or the composite
+    /// argument named after all sort fields (`statusRating`), as Amplify names it.
+    func sortKeyCondition(_ sortFields: [String], args: Map) throws -> SortKeyCondition? {
+        guard let first = sortFields.first else { return nil }
+        let composite = sortFields.count > 1
+        let argName = composite ? SortKeyArgument.name(for: sortFields) : first
+        guard let condition = args.argument(argName)?.objectValue else { return nil }
+        let present = condition.filter { !$0.value.isNull }
+        guard present.count == 1, let (op, value) = present.first else {
+            throw AppSyncError(.invalidArgument, "'\(argName)' takes exactly one key condition operator.")
+        }
+        func tuple(_ v: JSONValue) throws -> [JSONValue] {
+            guard composite else { return [v] }
+            guard let object = v.objectValue else {
+                throw AppSyncError(.invalidArgument, "'\(argName).\(op)' expects an object of sort key fields.")
+            }
+            var values: [JSONValue] = []
+            for field in sortFields {
+                guard let fieldValue = object[field], !fieldValue.isNull else { break }
+                values.append(fieldValue)
+            }
+            return values
+        }
+        switch op {
+        case "eq": return .eq(try tuple(value))
+        case "le": return .le(try tuple(value))
+        case "lt": return .lt(try tuple(value))
+        case "ge": return .ge(try tuple(value))
+        case "gt": return .gt(try tuple(value))
+        case "beginsWith": return .beginsWith(try tuple(value))
+        case "between":
+            guard let pair = value.arrayValue, pair.count == 2 else {
+                throw AppSyncError(.invalidArgument, "'\(argName).between' expects two values.")
+            }
+            return .between(try tuple(pair[0]), try tuple(pair[1]))
+        default:
+            throw AppSyncError(.invalidArgument, "Unknown key condition '\(op)' on '\(argName)'.")
+        }
+    }
+
+    /// The index of `model` whose leading fields are `fields`: `""` for the primary key.
+    private func indexServing(_ fields: [String], in model: Model) -> String? {
+        if Array(model.primaryKey.fields.prefix(fields.count)) == fields { return "" }
+        return model.indexes.first { Array(([$0.partitionField] + $0.sortKeyFields).prefix(fields.count)) == fields }?.name
+    }
+}
+
+/// Amplify's name for a composite sort key argument: the sort fields joined in camel case.
+enum SortKeyArgument {
+    static func name(for fields: [String]) -> String {
+        guard let first = fields.first else { return "" }
+        return first + fields.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

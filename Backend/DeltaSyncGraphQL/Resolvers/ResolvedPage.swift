@@ -1,0 +1,33 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncStorage
+
+/// One page of a connection field as its resolver read it: the items for the GraphQL
+/// executor, or, when the request's plan lets the items skip the executor, their JSON array
+/// written while the store read them (see ``ItemProjection/writer(for:)``).
+struct ResolvedPage: Sendable {
+    var items: Connection.Items
+    var end: PageEnd
+
+    package init(items: Connection.Items, end: PageEnd) {
+        self.items = items
+        self.end = end
+    }
+
+    package init(_ page: ItemPage) {
+        self.init(items: .objects(page.items.map(ItemObject.init)), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
+    }
+
+    /// Reads one page of `query`. With a writer, each item is written as it is read, while it
+    /// is still in the CPU cache.
+    static func read(
+        _ model: Model, _ query: ItemQuery, from store: any ItemStore, writer: ItemProjection.ItemArrayWriter?
+    ) async throws -> ResolvedPage {
+        try await store.read { tx in
+            guard let writer else { return ResolvedPage(try tx.query(model, query)) }
+            var array = ProjectedArray(model: model.name, capacity: min(query.limit, 1000))
+            let end = try tx.query(model, query) { item in writer.append(item, to: &array) }
+            return ResolvedPage(items: .projected(array), end: end)
+        }
+    }
+}

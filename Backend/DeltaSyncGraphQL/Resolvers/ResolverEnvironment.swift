@@ -1,0 +1,90 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncStorage
+import Foundation
+import GraphQL
+import Logging
+
+/// What every resolver reads: the schema, the store, the token codec, the clock and the sync
+/// settings.
+package struct ResolverEnvironment: Sendable {
+    package let schema: AmplifySchema
+    let store: any ItemStore
+    let tokens: PageTokenCodec
+    let clock: @Sendable () -> Date
+    let sync: SyncSettings
+    package let logger: Logger
+    /// How large a filter or condition input may be.
+    package var filterLimits = FilterLimits()
+    /// The most items one page of a list, index or sync query returns, whatever `limit` asks
+    /// (DynamoDB stops a page at 1 MB); the rest follows through `nextToken`.
+    package var maxPageSize = 1000
+
+    package init(
+        schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,
+        sync: SyncSettings, logger: Logger
+    ) {
+        self.schema = schema
+        self.store = store
+        self.tokens = tokens
+        self.clock = clock
+        self.sync = sync
+        self.logger = logger
+    }
+
+    /// The filter or condition input `value` as a predicate, within ``filterLimits``.
+    func predicate(_ value: JSONValue?) throws -> QueryPredicate {
+        try QueryPredicate(filter: value ?? .null, limits: filterLimits)
+    }
+
+    /// Now in epoch milliseconds, the unit of `_lastChangedAt` and `startedAt`.
+    /// Rounded, not truncated: `Date` holds seconds as a double, and truncating turns
+    /// 1_700_000_030.001 s into ...030_000 ms.
+    var nowMilliseconds: Int { Int((clock().timeIntervalSince1970 * 1000).rounded()) }
+
+    func model(_ name: String) -> Model {
+        guard let model = schema.model(named: name) else {
+            preconditionFailure("resolver wired for unknown model \(name)")
+        }
+        return model
+    }
+}
+
+/// The versioned data source's settings, resolved from the project and the server flags.
+package struct SyncSettings: Sendable {
+    var deltaTTLMilliseconds: Int
+    var tombstoneTTLSeconds: Int
+    var handlers: SyncConfiguration
+    /// Replaces every model's handler when set (`--conflict-handler`).
+    var handlerOverride: ConflictHandlerKind?
+    var lambda: LambdaConflictHandler?
+
+    package init(
+        deltaTTLMilliseconds: Int, tombstoneTTLSeconds: Int, handlers: SyncConfiguration,
+        handlerOverride: ConflictHandlerKind?, lambda: LambdaConflictHandler?
+    ) {
+        self.deltaTTLMilliseconds = deltaTTLMilliseconds
+        self.tombstoneTTLSeconds = tombstoneTTLSeconds
+        self.handlers = handlers
+        self.handlerOverride = handlerOverride
+        self.lambda = lambda
+    }
+
+    func handler(for model: Model) -> ConflictHandlerKind {
+        handlerOverride ?? handlers.handler(for: model.name)
+    }
+}
+
+/// A stored item as the GraphQL executor sees it: fields resolve lazily from the item, and
+/// relation resolvers get at the raw item.
+struct ItemObject: KeySubscriptable, Sendable {
+    let item: Item
+
+    subscript(key: String) -> (any Sendable)? { item[key]?.resolvable }
+}
+
+extension Duration {
+    package var milliseconds: Int {
+        Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+    }
+}

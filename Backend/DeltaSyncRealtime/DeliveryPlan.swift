@@ -1,0 +1,109 @@
+import DeltaSyncCore
+import DeltaSyncGraphQL
+import NIOCore
+
+/// The subscribers of one mutation, laid out for delivering its events; built on the first
+/// event after a subscription started or stopped.
+///
+/// Connections are grouped by their event loop, and each loop frames and writes its own
+/// connections' messages: an event costs one hop per loop, and the loops work in parallel
+/// instead of waiting for one thread to frame every message. Within a connection, the
+/// subscriptions that take every event (no filter, no argument) keep their message prefixes in
+/// one array per shape, because visiting a thousand subscription objects per event was mostly
+/// cache misses.
+struct DeliveryPlan: Sendable {
+    /// The distinct shapes; payloads are written once per shape, indexed like this.
+    let shapes: [EventShape]
+    let loops: [Loop]
+
+    struct Loop: Sendable {
+        let eventLoop: any EventLoop
+        let connections: [Connection]
+
+        /// Frames the event for each connection and queues it; on `eventLoop`.
+        ///
+        /// - Parameter payloads: by shape, each followed by the `}` that ends a `data` message;
+        ///   `nil` for a shape whose payload is not delivered.
+        func deliver(_ data: Item, payloads: [[UInt8]?]) {
+            let allocator = ByteBufferAllocator()
+            for connection in connections {
+                var frames = allocator.buffer(capacity: connection.capacity(payloads))
+                var count = 0
+                for run in connection.runs {
+                    guard let payload = payloads[run.shape] else { continue }
+                    var start = 0
+                    for end in run.ends {
+                        RealtimeOutbox.appendTextFrame(run.prefixes[start..<end], payload, to: &frames)
+                        start = end
+                    }
+                    count += run.ends.count
+                }
+                for (shape, subscription) in connection.filtered where subscription.matches(data) {
+                    guard let payload = payloads[shape] else { continue }
+                    RealtimeOutbox.appendTextFrame(subscription.dataPrefix[...], payload, to: &frames)
+                    count += 1
+                }
+                if count > 0 { connection.outbox.send(frames: frames, messages: count) }
+            }
+        }
+    }
+
+    struct Connection: Sendable {
+        let outbox: RealtimeOutbox
+        let runs: [Run]
+        /// Subscriptions with a filter or arguments, checked against each event.
+        let filtered: [(shape: Int, subscription: Subscription)]
+
+        /// Enough bytes for every message, so framing never grows the buffer.
+        func capacity(_ payloads: [[UInt8]?]) -> Int {
+            var bytes = 0
+            for run in runs { bytes += run.prefixes.count + run.ends.count * ((payloads[run.shape]?.count ?? 0) + 10) }
+            for (shape, subscription) in filtered { bytes += subscription.dataPrefix.count + (payloads[shape]?.count ?? 0) + 11 }
+            return bytes
+        }
+    }
+
+    /// Unfiltered subscriptions of one connection sharing one shape: their message prefixes end
+    /// to end, each ending at the matching entry of `ends`.
+    struct Run: Sendable {
+        let shape: Int
+        private(set) var prefixes: [UInt8] = []
+        private(set) var ends: [Int] = []
+
+        package init(shape: Int) { self.shape = shape }
+
+        mutating func append(_ prefix: [UInt8]) {
+            prefixes += prefix
+            ends.append(prefixes.count)
+        }
+    }
+
+    package init(connections: some Sequence<(outbox: RealtimeOutbox, subscriptions: some Collection<Subscription>)>) {
+        var shapes: [EventShape] = []
+        var shapeIndex: [ObjectIdentifier: Int] = [:]
+        var loops: [ObjectIdentifier: (eventLoop: any EventLoop, connections: [Connection])] = [:]
+        for (outbox, subscriptions) in connections {
+            var runs: [Int: Run] = [:]
+            var filtered: [(shape: Int, subscription: Subscription)] = []
+            for subscription in subscriptions {
+                let shape: Int
+                if let known = shapeIndex[ObjectIdentifier(subscription.shape)] {
+                    shape = known
+                } else {
+                    shape = shapes.count
+                    shapes.append(subscription.shape)
+                    shapeIndex[ObjectIdentifier(subscription.shape)] = shape
+                }
+                if subscription.takesEveryEvent {
+                    runs[shape, default: Run(shape: shape)].append(subscription.dataPrefix)
+                } else {
+                    filtered.append((shape, subscription))
+                }
+            }
+            let connection = Connection(outbox: outbox, runs: Array(runs.values), filtered: filtered)
+            loops[ObjectIdentifier(outbox.eventLoop), default: (outbox.eventLoop, [])].connections.append(connection)
+        }
+        self.shapes = shapes
+        self.loops = loops.values.map { Loop(eventLoop: $0.eventLoop, connections: $0.connections) }
+    }
+}

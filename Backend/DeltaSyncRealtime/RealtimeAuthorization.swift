@@ -1,0 +1,75 @@
+import DeltaSyncCore
+import DeltaSyncGraphQL
+import Foundation
+import HTTPTypes
+
+/// The authorization headers a realtime client sends, from whichever of the three carriers it
+/// uses: the `header` query parameter (gql, Amplify JS before 6.5), a `header-<base64url>`
+/// subprotocol (Amplify JS 6.5+), or the upgrade request's own headers (Swift, Android).
+struct RealtimeAuthorization: Sendable, Equatable {
+    /// Header names lowercased.
+    let headers: [String: String]
+
+    package init(headers: [String: String]) {
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Reads the carriers in the order above; the first one present wins.
+    ///
+    /// - Throws: ``AppSyncError`` (`UnauthorizedException`) when a carrier is present but is not
+    ///   base64 of a JSON object of strings.
+    package init(upgrade request: HTTPRequest) throws(AppSyncError) {
+        if let encoded = Self.queryParameter("header", in: request.path ?? "") {
+            self = try Self.decode(encoded, carrier: "the 'header' query parameter")
+            return
+        }
+        if let encoded = Self.subprotocols(request.headerFields).first(where: { $0.hasPrefix("header-") }) {
+            self = try Self.decode(String(encoded.dropFirst("header-".count)), carrier: "the 'header-' subprotocol")
+            return
+        }
+        var headers: [String: String] = [:]
+        for field in request.headerFields { headers[field.name.canonicalName] = field.value }
+        self.init(headers: headers)
+    }
+
+    /// Reads `payload.extensions.authorization` of a `start` message.
+    package init(extensions authorization: JSONValue) throws(AppSyncError) {
+        guard case .object(let object) = authorization else {
+            throw AppSyncError(.unauthorized, "The start message carries no extensions.authorization object.")
+        }
+        self.init(headers: object.compactMapValues(\.stringValue))
+    }
+
+    /// The API key sent, if any.
+    var apiKey: String? { headers["x-api-key"] }
+
+    /// The entries of `Sec-WebSocket-Protocol` (one header or several, comma-separated).
+    static func subprotocols(_ headers: HTTPFields) -> [String] {
+        headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// A query parameter's value. `+` stays `+`: gql sends standard base64 unescaped.
+    static func queryParameter(_ name: String, in path: String) -> String? {
+        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first.map(String.init) == name else { continue }
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            return value.removingPercentEncoding ?? value
+        }
+        return nil
+    }
+
+    /// Standard or URL-safe base64, padded or not, of a JSON object.
+    private static func decode(_ encoded: String, carrier: String) throws(AppSyncError) -> RealtimeAuthorization {
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+            case .object(let object)? = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
+        else {
+            throw AppSyncError(.unauthorized, "The authorization in \(carrier) is not base64 of a JSON object.")
+        }
+        return RealtimeAuthorization(headers: object.compactMapValues(\.stringValue))
+    }
+}

@@ -1,0 +1,86 @@
+import DeltaSyncCore
+import DeltaSyncGraphQL
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// The realtime WebSocket endpoint on the HTTP port: upgrades `/graphql` and
+/// `/graphql/realtime` with the `graphql-ws` subprotocol and serves AppSync's protocol.
+package struct RealtimeEndpoint: Sendable {
+    static let paths: Set<String> = ["/graphql", "/graphql/realtime"]
+    static let subprotocol = "graphql-ws"
+
+    let configuration: RealtimeConfiguration
+    let apiKey: String
+    let starts: SubscriptionStart
+    package let registry: SubscriptionRegistry
+    /// Takes a WebSocket into the HTTP port's connections, or throws the refusal the port
+    /// answers (WebSockets may not take the slots kept for HTTP).
+    let admit: @Sendable (any Channel) throws -> Void
+    let logger: Logger
+
+    package init(
+        configuration: RealtimeConfiguration, apiKey: String, executor: RequestExecutor, registry: SubscriptionRegistry,
+        admit: @escaping @Sendable (any Channel) throws -> Void, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.apiKey = apiKey
+        starts = SubscriptionStart(executor: executor, apiKey: apiKey)
+        self.registry = registry
+        self.admit = admit
+        self.logger = logger
+    }
+
+    /// Decides an upgrade request. Requests for other paths, or without `graphql-ws`, stay
+    /// HTTP requests.
+    ///
+    /// - Throws: what `admit` throws when WebSockets hold every slot they may take; the
+    ///   connection's gate answers it.
+    package func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) throws -> ShouldUpgradeResult<
+        WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+    > {
+        let path = String((request.path ?? "").prefix { $0 != "?" })
+        guard Self.paths.contains(path),
+            RealtimeAuthorization.subprotocols(request.headerFields).contains(Self.subprotocol)
+        else { return .dontUpgrade }
+        try admit(channel)
+        // Only `graphql-ws` is answered: browsers fail the handshake if the `header-...`
+        // entry comes back.
+        let headers: HTTPFields = [.secWebSocketProtocol: Self.subprotocol]
+        let refusal: AppSyncError?
+        do {
+            let authorization = try RealtimeAuthorization(upgrade: request)
+            if let key = authorization.apiKey {
+                refusal = key == apiKey ? nil : AppSyncError(.unauthorized, "You are not authorized to make this call.")
+            } else {
+                refusal = AppSyncError(.unauthorized, "Valid authorization header not provided.")
+            }
+        } catch {
+            refusal = error
+        }
+        if let refusal {
+            return .upgrade(headers) { inbound, outbound, _ in
+                // Never acknowledged: the error answers the client's first message (bytes sent
+                // right behind the 101 response can be lost by clients still switching
+                // protocols), then the close.
+                _ = try? await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                        _ = try await messages.next()
+                    }
+                    group.addTask { try await Task.sleep(for: .seconds(10)) }
+                    try await group.next()
+                    group.cancelAll()
+                }
+                try await outbound.write(.text(String(decoding: RealtimeServerMessage.connectionError(refusal, code: 401), as: UTF8.self)))
+                try await outbound.close(.policyViolation, reason: refusal.message)
+            }
+        }
+        let connection = RealtimeConnection(
+            configuration: configuration, starts: starts, registry: registry, channel: channel, logger: logger)
+        return .upgrade(headers) { inbound, outbound, _ in
+            try await connection.run(inbound: inbound, outbound: outbound)
+        }
+    }
+}

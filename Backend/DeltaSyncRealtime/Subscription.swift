@@ -1,0 +1,40 @@
+import DeltaSyncCore
+import DeltaSyncGraphQL
+
+/// One started subscription of one connection.
+final class Subscription: Sendable {
+    /// The client's id, echoed verbatim.
+    let id: String
+    let outbox: RealtimeOutbox
+    /// The mutations whose events it receives (`@aws_subscribe(mutations:)`).
+    let mutations: [String]
+    let shape: EventShape
+    /// The `filter` argument; `.all` without one.
+    let filter: QueryPredicate
+    /// The other arguments: each must equal the same-named field of the event (an explicit
+    /// null matches a null or missing field).
+    let argumentFilters: [(field: String, value: JSONValue)]
+    /// `{"type":"data","id":...,"payload":`, written once.
+    let dataPrefix: [UInt8]
+
+    package init(
+        id: String, outbox: RealtimeOutbox, mutations: [String], shape: EventShape, filter: QueryPredicate,
+        argumentFilters: [(field: String, value: JSONValue)]
+    ) {
+        self.id = id
+        self.outbox = outbox
+        self.mutations = mutations
+        self.shape = shape
+        self.filter = filter
+        self.argumentFilters = argumentFilters
+        self.dataPrefix = RealtimeServerMessage.dataPrefix(id: id)
+    }
+
+    /// No filter and no arguments.
+    var takesEveryEvent: Bool { argumentFilters.isEmpty && filter == .all }
+
+    func matches(_ data: Item) -> Bool {
+        for (field, value) in argumentFilters where (data[field] ?? .null) != value { return false }
+        return filter == .all || filter.matches(data)
+    }
+}
