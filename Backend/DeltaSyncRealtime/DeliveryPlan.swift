@@ -70,7 +70,7 @@ struct DeliveryPlan: Sendable {
         private(set) var prefixes: [UInt8] = []
         private(set) var ends: [Int] = []
 
-        package init(shape: Int) { self.shape = shape }
+        init(shape: Int) { self.shape = shape }
 
         mutating func append(_ prefix: [UInt8]) {
             prefixes += prefix
@@ -78,7 +78,7 @@ struct DeliveryPlan: Sendable {
         }
     }
 
-    package init(connections: some Sequence<(outbox: RealtimeOutbox, subscriptions: some Collection<Subscription>)>) {
+    init(connections: some Sequence<(outbox: RealtimeOutbox, subscriptions: some Collection<Subscription>)>) {
         var shapes: [EventShape] = []
         var shapeIndex: [ObjectIdentifier: Int] = [:]
         var loops: [ObjectIdentifier: (eventLoop: any EventLoop, connections: [Connection])] = [:]

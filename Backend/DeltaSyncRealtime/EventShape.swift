@@ -34,7 +34,7 @@ final class EventShape: Sendable {
     let rootKey: String
     let root: Object
 
-    package init(rootKey: String, root: Object) {
+    init(rootKey: String, root: Object) {
         self.rootKey = rootKey
         self.root = root
     }

@@ -10,7 +10,7 @@ struct RealtimeAuthorization: Sendable, Equatable {
     /// Header names lowercased.
     let headers: [String: String]
 
-    package init(headers: [String: String]) {
+    init(headers: [String: String]) {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
@@ -18,7 +18,7 @@ struct RealtimeAuthorization: Sendable, Equatable {
     ///
     /// - Throws: ``AppSyncError`` (`UnauthorizedException`) when a carrier is present but is not
     ///   base64 of a JSON object of strings.
-    package init(upgrade request: HTTPRequest) throws(AppSyncError) {
+    init(upgrade request: HTTPRequest) throws(AppSyncError) {
         if let encoded = Self.queryParameter("header", in: request.path ?? "") {
             self = try Self.decode(encoded, carrier: "the 'header' query parameter")
             return
@@ -33,7 +33,7 @@ struct RealtimeAuthorization: Sendable, Equatable {
     }
 
     /// Reads `payload.extensions.authorization` of a `start` message.
-    package init(extensions authorization: JSONValue) throws(AppSyncError) {
+    init(extensions authorization: JSONValue) throws(AppSyncError) {
         guard case .object(let object) = authorization else {
             throw AppSyncError(.unauthorized, "The start message carries no extensions.authorization object.")
         }

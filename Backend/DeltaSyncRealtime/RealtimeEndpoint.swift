@@ -14,7 +14,7 @@ package struct RealtimeEndpoint: Sendable {
     let configuration: RealtimeConfiguration
     let apiKey: String
     let starts: SubscriptionStart
-    package let registry: SubscriptionRegistry
+    let registry: SubscriptionRegistry
     /// Takes a WebSocket into the HTTP port's connections, or throws the refusal the port
     /// answers (WebSockets may not take the slots kept for HTTP).
     let admit: @Sendable (any Channel) throws -> Void

@@ -15,7 +15,7 @@ enum RealtimeClientMessage: Sendable, Equatable {
 
     /// - Throws: ``AppSyncError`` (`MalformedMessage`) for a frame that is not a JSON object
     ///   with a string `type`, or a `start`/`stop` without its fields.
-    package init(text: String) throws(AppSyncError) {
+    init(text: String) throws(AppSyncError) {
         guard case .object(let message)? = try? JSONValue(parsing: text), let type = message["type"]?.stringValue else {
             throw AppSyncError(.malformedMessage, "Each message must be a JSON object with a string 'type'.")
         }

@@ -33,7 +33,7 @@ final class RealtimeOutbox: Sendable {
     private let overflowed: @Sendable () -> Void
     private let logger: Logger
 
-    package init(channel: any Channel, limit: Int, logger: Logger, overflowed: @escaping @Sendable () -> Void) {
+    init(channel: any Channel, limit: Int, logger: Logger, overflowed: @escaping @Sendable () -> Void) {
         self.channel = channel
         self.limit = limit
         self.logger = logger

@@ -17,7 +17,7 @@ final class Subscription: Sendable {
     /// `{"type":"data","id":...,"payload":`, written once.
     let dataPrefix: [UInt8]
 
-    package init(
+    init(
         id: String, outbox: RealtimeOutbox, mutations: [String], shape: EventShape, filter: QueryPredicate,
         argumentFilters: [(field: String, value: JSONValue)]
     ) {

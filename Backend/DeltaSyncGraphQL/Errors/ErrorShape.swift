@@ -11,7 +11,7 @@ import OrderedCollections
 /// null ...` text), so every error a client sees is built here.
 package enum ErrorShape {
     /// An error with a message and, where AppSync sends one, an `errorType`; no path.
-    package static func plain(_ message: String, errorType: AppSyncErrorType? = nil) -> Map {
+    static func plain(_ message: String, errorType: AppSyncErrorType? = nil) -> Map {
         var error = OrderedDictionary<String, Map>()
         if let errorType { error["errorType"] = .string(errorType.rawValue) }
         error["message"] = .string(message)

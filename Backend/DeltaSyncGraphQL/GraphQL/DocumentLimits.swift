@@ -182,7 +182,7 @@ public struct DocumentLimits: Sendable, Equatable {
         var spreads: [(name: String, depth: Int)] = []
 
         /// Walks `set`; its nesting is already bounded by the text check.
-        package init(_ set: SelectionSet, counts: inout Counts) {
+        init(_ set: SelectionSet, counts: inout Counts) {
             walk(set, at: 1, counts: &counts)
         }
 

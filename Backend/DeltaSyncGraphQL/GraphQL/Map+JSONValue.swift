@@ -5,7 +5,7 @@ import OrderedCollections
 /// Conversions between the GraphQL library's `Map` and ``JSONValue``, and from items to the
 /// plain Swift values the executor resolves fields from.
 extension JSONValue {
-    package init(_ map: Map) {
+    init(_ map: Map) {
         switch map {
         case .undefined, .null: self = .null
         case .bool(let b): self = .bool(b)

@@ -29,7 +29,7 @@ struct MutationShortcut: @unchecked Sendable {
     var responseKey: String { field.alias?.value ?? field.name.value }
 
     /// The shortcut for `operation`, `nil` when the executor must run it.
-    package init?(_ operation: OperationDefinition, fragments: [String: FragmentDefinition], schema: ExecutableSchema) {
+    init?(_ operation: OperationDefinition, fragments: [String: FragmentDefinition], schema: ExecutableSchema) {
         guard operation.operation == .mutation, operation.directives.isEmpty, operation.selectionSet.selections.count == 1,
             let field = operation.selectionSet.selections.first as? GraphQL.Field, field.directives.isEmpty,
             let selection = field.selectionSet,

@@ -7,7 +7,7 @@ final class QueryPlanLog: Sendable {
     let explain: Bool
     private let plans = NIOLockedValueBox<[JSONValue]>([])
 
-    package init(explain: Bool) {
+    init(explain: Bool) {
         self.explain = explain
     }
 

@@ -17,7 +17,7 @@ final class RequestScope: Sendable {
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
-    package init(
+    init(
         plan: ResponsePlan, explain: Bool, budget: ResolverBudget,
         earlierResults: [String: Result<ItemObject, any Error>] = [:]
     ) {

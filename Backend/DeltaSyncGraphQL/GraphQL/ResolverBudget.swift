@@ -13,7 +13,7 @@ final class ResolverBudget: Sendable {
     private let limits: ExecutionLimits
     private let spent = NIOLockedValueBox(Spent())
 
-    package init(_ limits: ExecutionLimits) {
+    init(_ limits: ExecutionLimits) {
         self.limits = limits
     }
 

@@ -35,7 +35,7 @@ struct ResponsePlan: Sendable {
     let operationType: OperationType?
     let roots: [String: Root]
     /// The operation as one generated mutation that needs no executor.
-    package let mutation: MutationShortcut?
+    let mutation: MutationShortcut?
 
     /// The operation's name, for matching a request's `operationName`.
     let name: String?

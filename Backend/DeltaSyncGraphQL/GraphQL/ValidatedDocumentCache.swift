@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// its operations.
 struct PreparedDocument: @unchecked Sendable {
     // AST nodes are immutable values of the parsed request; they are only read.
-    package let document: Document
+    let document: Document
     let plans: [ResponsePlan]
 }
 
@@ -15,7 +15,7 @@ final class ValidatedDocumentCache: Sendable {
     private let entries = NIOLockedValueBox<[String: PreparedDocument]>([:])
     let capacity: Int
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = capacity
     }
 

@@ -36,7 +36,7 @@ struct ItemPlan: Sendable {
     /// The plan of `selection` on `model`'s items; `nil` where the executor must complete them.
     ///
     /// - Parameter models: the model of a relation's related type.
-    package init?(
+    init?(
         _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition],
         models: (String) -> Model
     ) {

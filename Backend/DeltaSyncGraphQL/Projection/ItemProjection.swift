@@ -12,7 +12,7 @@ import OrderedCollections
 /// value, a stored value that does not fit its type or a relation that cannot be read is null
 /// with its error (``ProjectionFailure``), and a null in a non-null field nulls its parent.
 struct ItemProjection: Sendable {
-    package let schema: AmplifySchema
+    let schema: AmplifySchema
     let queries: QueryResolvers
 
     /// The plan of `selection` on `model`'s items; `nil` where the executor must complete them.
@@ -255,7 +255,7 @@ struct ItemProjection: Sendable {
 private struct ObjectText {
     private let start: Int
 
-    package init(_ out: inout [UInt8]) {
+    init(_ out: inout [UInt8]) {
         start = out.count
         out.append(UInt8(ascii: "{"))
     }

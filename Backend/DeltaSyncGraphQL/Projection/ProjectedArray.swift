@@ -12,17 +12,17 @@ struct ProjectedArray: Sendable {
     /// Paths from the item's index down.
     private(set) var failures: [ProjectionFailure] = []
 
-    package init(model: String, capacity: Int) {
+    init(model: String, capacity: Int) {
         self.model = model
         json = [UInt8(ascii: "[")]
         json.reserveCapacity(capacity * 256)
     }
 
     /// The finished array.
-    package var bytes: [UInt8] { json + [UInt8(ascii: "]")] }
+    var bytes: [UInt8] { json + [UInt8(ascii: "]")] }
 
     /// The response's errors for this page at `path` (`["listPosts", "items"]`).
-    package func errors(at path: ResponsePath) -> [Map] {
+    func errors(at path: ResponsePath) -> [Map] {
         failures.map { $0.error(under: path) }
     }
 

@@ -19,7 +19,7 @@ struct ProjectionFailure: Sendable {
     /// From the failed field up, reversed: extended cheaply while the writer unwinds.
     private var reversedPath: [IndexPathValue] = []
 
-    package init(_ reason: Reason) {
+    init(_ reason: Reason) {
         self.reason = reason
     }
 

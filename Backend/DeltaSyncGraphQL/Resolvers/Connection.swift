@@ -16,7 +16,7 @@ struct Connection: KeySubscriptable, Sendable {
     /// When a sync query's page was taken: the next `lastSync`. `nil` for other queries.
     var startedAt: Int?
 
-    package init(items: Items, nextToken: String? = nil, startedAt: Int? = nil) {
+    init(items: Items, nextToken: String? = nil, startedAt: Int? = nil) {
         self.items = items
         self.nextToken = nextToken
         self.startedAt = startedAt

@@ -12,7 +12,7 @@ struct MutationField: @unchecked Sendable {
     /// The request's variables: `@include(if: $x)` and `@skip(if: $x)` shape error data too.
     let variables: [String: JSONValue]
 
-    package init(
+    init(
         name: String, selections: [SelectionSet], fragments: [String: FragmentDefinition],
         variables: [String: JSONValue] = [:]
     ) {
@@ -22,7 +22,7 @@ struct MutationField: @unchecked Sendable {
         self.variables = variables
     }
 
-    package init(_ info: GraphQLResolveInfo) {
+    init(_ info: GraphQLResolveInfo) {
         self.init(
             name: info.fieldName, selections: info.fieldASTs.compactMap(\.selectionSet), fragments: info.fragments,
             variables: info.variableValues.compactMapValues { ($0 as? Map).map(JSONValue.init) })

@@ -16,7 +16,7 @@ enum MutationInput {
         return input
     }
 
-    package static func key(_ model: Model, from values: Item) throws(AppSyncError) -> Item {
+    static func key(_ model: Model, from values: Item) throws(AppSyncError) -> Item {
         var key: Item = [:]
         for field in model.primaryKey.fields {
             guard let value = values[field], !value.isNull else {

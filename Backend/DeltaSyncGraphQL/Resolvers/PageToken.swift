@@ -11,7 +11,7 @@ import Foundation
 package struct PageTokenCodec: Sendable {
     private let key: SymmetricKey
 
-    package init(secret: [UInt8]) {
+    init(secret: [UInt8]) {
         key = SymmetricKey(data: secret)
     }
 
@@ -31,7 +31,7 @@ package struct PageTokenCodec: Sendable {
         var source: String?
         var since: Int?
 
-        package init(query: String, cursor: [JSONValue], startedAt: Int? = nil, source: String? = nil, since: Int? = nil) {
+        init(query: String, cursor: [JSONValue], startedAt: Int? = nil, source: String? = nil, since: Int? = nil) {
             self.query = query
             self.cursor = cursor
             self.startedAt = startedAt

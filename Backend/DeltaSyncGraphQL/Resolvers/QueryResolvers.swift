@@ -53,7 +53,7 @@ struct QueryResolvers: Sendable {
     }
 
     /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key.
-    package func connection(from parent: Item, relation: Relation, args: Map, queryName: String) async throws -> Connection {
+    func connection(from parent: Item, relation: Relation, args: Map, queryName: String) async throws -> Connection {
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { parent[$0] ?? .null }
         guard let partition = values.first, !partition.isNull, !values.contains(where: \.isNull) else {

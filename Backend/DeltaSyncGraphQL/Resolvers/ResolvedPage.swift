@@ -9,12 +9,12 @@ struct ResolvedPage: Sendable {
     var items: Connection.Items
     var end: PageEnd
 
-    package init(items: Connection.Items, end: PageEnd) {
+    init(items: Connection.Items, end: PageEnd) {
         self.items = items
         self.end = end
     }
 
-    package init(_ page: ItemPage) {
+    init(_ page: ItemPage) {
         self.init(items: .objects(page.items.map(ItemObject.init)), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
     }
 

@@ -8,12 +8,12 @@ import Logging
 /// What every resolver reads: the schema, the store, the token codec, the clock and the sync
 /// settings.
 package struct ResolverEnvironment: Sendable {
-    package let schema: AmplifySchema
+    let schema: AmplifySchema
     let store: any ItemStore
     let tokens: PageTokenCodec
     let clock: @Sendable () -> Date
     let sync: SyncSettings
-    package let logger: Logger
+    let logger: Logger
     /// How large a filter or condition input may be.
     package var filterLimits = FilterLimits()
     /// The most items one page of a list, index or sync query returns, whatever `limit` asks
