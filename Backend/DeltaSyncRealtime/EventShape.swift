@@ -50,7 +50,7 @@ final class EventShape: Sendable {
         for field in SelectionFields.included(in: selection, fragments: fragments, variables: variables) {
             let key = field.alias?.value ?? field.name.value
             var rendered: [UInt8] = []
-            ResponseJSON.writeString(key, to: &rendered)
+            JSONWriter.writeString(key, to: &rendered)
             rendered.append(UInt8(ascii: ":"))
             let name = field.name.value
             if name == "__typename" {
@@ -81,7 +81,7 @@ final class EventShape: Sendable {
     /// `{"data":{"<rootKey>":...}}`, plus `errors` when a non-null field had no value.
     func payload(for data: JSONValue) -> [UInt8] {
         var out = Array(#"{"data":{"#.utf8)
-        ResponseJSON.writeString(rootKey, to: &out)
+        JSONWriter.writeString(rootKey, to: &out)
         out.append(UInt8(ascii: ":"))
         var errors: [Map] = []
         if data.isNull || !write(data, root, path: ResponsePath([.key(rootKey)]), into: &out, errors: &errors) {
@@ -109,7 +109,7 @@ final class EventShape: Sendable {
             out.append(contentsOf: entry.renderedKey)
             switch entry.kind {
             case .typename(let name):
-                ResponseJSON.writeString(name, to: &out)
+                JSONWriter.writeString(name, to: &out)
             case .value(let required, let nested):
                 let fieldValue = object[entry.field] ?? .null
                 let fieldPath = path + [.key(entry.key)]
@@ -138,7 +138,7 @@ final class EventShape: Sendable {
                         out.append(contentsOf: "null".utf8)
                     }
                 } else {
-                    ResponseJSON.write(fieldValue, to: &out)
+                    JSONWriter.write(fieldValue, to: &out)
                 }
             }
         }

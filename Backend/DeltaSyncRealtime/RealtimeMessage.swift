@@ -55,14 +55,14 @@ enum RealtimeServerMessage {
 
     static func startAck(id: String) -> [UInt8] {
         var out = Array(#"{"type":"start_ack","id":"#.utf8)
-        ResponseJSON.writeString(id, to: &out)
+        JSONWriter.writeString(id, to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
     static func complete(id: String) -> [UInt8] {
         var out = Array(#"{"type":"complete","id":"#.utf8)
-        ResponseJSON.writeString(id, to: &out)
+        JSONWriter.writeString(id, to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }
@@ -70,7 +70,7 @@ enum RealtimeServerMessage {
     /// What comes before the payload in every `data` message of subscription `id`.
     static func dataPrefix(id: String) -> [UInt8] {
         var out = Array(#"{"type":"data","id":"#.utf8)
-        ResponseJSON.writeString(id, to: &out)
+        JSONWriter.writeString(id, to: &out)
         out.append(contentsOf: #","payload":"#.utf8)
         return out
     }

@@ -86,10 +86,15 @@ public struct DeltaSyncTestServer: Sendable {
     /// Sends a GraphQL request over HTTP with the API key and returns the whole JSON answer
     /// (`data`, `errors`), whatever its status.
     public func graphQL(_ query: String, variables: JSONValue = [:], apiKey: String? = nil) async throws -> JSONValue {
-        var request = HTTPClientRequest(url: graphQLURL)
+        try await Self.graphQL(query, variables: variables, url: graphQLURL, apiKey: apiKey ?? self.apiKey)
+    }
+
+    /// ``graphQL(_:variables:apiKey:)`` to any DeltaSync (or AppSync API-key) endpoint.
+    public static func graphQL(_ query: String, variables: JSONValue = [:], url: String, apiKey: String) async throws -> JSONValue {
+        var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: "x-api-key", value: apiKey ?? self.apiKey)
+        request.headers.add(name: "x-api-key", value: apiKey)
         let body: JSONValue = ["query": .string(query), "variables": variables]
         request.body = .bytes(ByteBuffer(bytes: JSONWriter.bytes(body)))
         let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))

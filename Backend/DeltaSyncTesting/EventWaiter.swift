@@ -106,9 +106,13 @@ public final class EventWaiter<Event: Sendable>: Sendable {
         let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.events.append(event)
             let events = state.events
-            let (met, waiting) = (state.waiters.filter { $0.check(events) }, state.waiters.filter { !$0.check(events) })
-            state.waiters = waiting
-            return met.map(\.resume)
+            var met: [CheckedContinuation<Void, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.check(events) else { return false }
+                met.append(waiter.resume)
+                return true
+            }
+            return met
         }
         for continuation in ready { continuation.resume() }
     }

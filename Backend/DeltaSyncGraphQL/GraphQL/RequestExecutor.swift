@@ -110,7 +110,7 @@ package struct RequestExecutor: Sendable {
                 switch outcome {
                 case .success(let result):
                     let data = Map.dictionary([shortcut.responseKey: result])
-                    publishEvents(data: data, document: prepared.document, request: request)
+                    publishEvents(of: plan, data: data, document: prepared.document, request: request)
                     return (Self.body(data: data, errors: []), [])
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
@@ -121,7 +121,7 @@ package struct RequestExecutor: Sendable {
             let result = try await run(request, document: prepared.document, scope: scope)
             let data = Self.data(result.data, completing: scope.completedResults)
             if plan.operationType == .mutation {
-                publishEvents(data: data, document: prepared.document, request: request)
+                publishEvents(of: plan, data: data, document: prepared.document, request: request)
             }
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
             let splices = await splices(of: scope.deferred, in: data, errors: &errors)
@@ -153,11 +153,8 @@ package struct RequestExecutor: Sendable {
     }
 
     /// Hands subscribers the events of a mutation's results.
-    private func publishEvents(data: Map?, document: Document, request: OperationRequest) {
-        guard let events else { return }
-        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-        let named = request.operationName.map { name in operations.filter { $0.name?.value == name } } ?? operations
-        guard named.count == 1, let operation = named.first else { return }
+    private func publishEvents(of plan: ResponsePlan, data: Map?, document: Document, request: OperationRequest) {
+        guard let events, let operation = plan.operation else { return }
         for event in MutationEvent.events(
             of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
             schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,

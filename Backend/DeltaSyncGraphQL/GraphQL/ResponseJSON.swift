@@ -49,13 +49,4 @@ package enum ResponseJSON {
             JSONWriter.writeObject(fields.lazy.filter { !$0.value.isUndefined }, to: &out) { write($0, to: &$1) }
         }
     }
-
-    /// A stored value, written as the executor would serialise it for its scalar.
-    package static func write(_ value: JSONValue, to out: inout [UInt8]) {
-        JSONWriter.write(value, to: &out)
-    }
-
-    package static func writeString(_ s: String, to out: inout [UInt8]) {
-        JSONWriter.writeString(s, to: &out)
-    }
 }

@@ -33,6 +33,12 @@ struct ResponsePlan: Sendable {
     /// The operation's type; `nil` when the request names no operation of the document (the
     /// executor reports that).
     let operationType: OperationType?
+    /// The operation itself; `nil` with ``operationType``.
+    var operation: OperationDefinition? { definition?.operation }
+    private let definition: OperationBox?
+
+    /// AST nodes are immutable values of the parsed request; they are only read.
+    private struct OperationBox: @unchecked Sendable { let operation: OperationDefinition }
     let roots: [String: Root]
     /// The operation as one generated mutation that needs no executor.
     let mutation: MutationShortcut?
@@ -59,6 +65,7 @@ struct ResponsePlan: Sendable {
 
     private init(operationType: OperationType?, roots: [String: Root], mutation: MutationShortcut?, name: String?) {
         self.operationType = operationType
+        definition = nil
         self.roots = roots
         self.mutation = mutation
         self.name = name
@@ -66,6 +73,7 @@ struct ResponsePlan: Sendable {
 
     private init(_ operation: OperationDefinition, fragments: [String: FragmentDefinition], schema: ExecutableSchema) {
         operationType = operation.operation
+        definition = OperationBox(operation: operation)
         name = operation.name?.value
         mutation = MutationShortcut(operation, fragments: fragments, schema: schema)
         roots = Self.roots(of: operation, fragments: fragments, schema: schema)

@@ -47,7 +47,7 @@ struct ItemPlan: Sendable {
             let key = field.alias?.value ?? field.name.value
             guard keys.insert(key).inserted else { return nil }
             var keyBytes: [UInt8] = []
-            ResponseJSON.writeString(key, to: &keyBytes)
+            JSONWriter.writeString(key, to: &keyBytes)
             keyBytes.append(UInt8(ascii: ":"))
             let name = field.name.value
             switch name {

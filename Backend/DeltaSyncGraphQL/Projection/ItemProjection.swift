@@ -22,7 +22,7 @@ struct ItemProjection: Sendable {
 
     /// A page's items as a JSON array, reading their relations.
     func project(_ items: [Item], plan: ItemPlan) async -> ProjectedArray {
-        var array = ProjectedArray(model: plan.typeName, capacity: items.count)
+        var array = ProjectedArray(capacity: items.count)
         for item in items {
             await array.append { out, failures in await project(item, plan: plan, into: &out, failures: &failures) }
         }
@@ -139,14 +139,14 @@ struct ItemProjection: Sendable {
     ) -> Bool {
         switch entry {
         case .typename(let typeName):
-            ResponseJSON.writeString(typeName, to: &out)
+            JSONWriter.writeString(typeName, to: &out)
         case .metadata(let field, let required), .stored(let field, let required):
             let value = item[field] ?? .null
             if let required, value.isNull {
                 failures.append(ProjectionFailure(.nullInNonNull(type: required, parent: plan.typeName)))
                 return false
             }
-            ResponseJSON.write(value, to: &out)
+            JSONWriter.write(value, to: &out)
         case .value(let field, let subFields):
             guard let map = value(item[field.name] ?? .null, of: field, subFields: subFields?.fields, plan: plan, failures: &failures)
             else { return nullable(!field.isRequired, into: &out) }

@@ -6,14 +6,12 @@ import GraphQL
 /// An item whose non-null field had no value (stored under an older schema) is `null`: AppSync
 /// nulls such an item (`items` is `[Model]!`) and reports an error with the field's path.
 struct ProjectedArray: Sendable {
-    let model: String
     private(set) var json: [UInt8]
     private(set) var count = 0
     /// Paths from the item's index down.
     private(set) var failures: [ProjectionFailure] = []
 
-    init(model: String, capacity: Int) {
-        self.model = model
+    init(capacity: Int) {
         json = [UInt8(ascii: "[")]
         json.reserveCapacity(capacity * 256)
     }

@@ -25,7 +25,7 @@ struct ResolvedPage: Sendable {
     ) async throws -> ResolvedPage {
         try await store.read { tx in
             guard let writer else { return ResolvedPage(try tx.query(model, query)) }
-            var array = ProjectedArray(model: model.name, capacity: min(query.limit, 1000))
+            var array = ProjectedArray(capacity: min(query.limit, 1000))
             let end = try tx.query(model, query) { item in writer.append(item, to: &array) }
             return ResolvedPage(items: .projected(array), end: end)
         }

@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import DeltaSyncClient
 import DeltaSyncServer
 import DeltaSyncTesting
 import Foundation
-import NIOCore
 
 /// A real `deltasync` server on a free port with an in-memory store, for devices to sync with.
 struct SyncServer {
@@ -43,14 +41,9 @@ struct SyncServer {
 
     /// Every live item of a model on the server, by a plain GraphQL list query.
     func items(_ listField: String, selection: String) async throws -> [Item] {
-        var request = HTTPClientRequest(url: running.graphQLURL)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: "x-api-key", value: Self.apiKey)
-        let query: JSONValue = ["query": .string("{ \(listField)(limit: 1000) { items { \(selection) _deleted } nextToken } }")]
-        request.body = .bytes(ByteBuffer(string: query.jsonText))
-        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let response = try JSONValue(parsing: String(buffer: try await answer.body.collect(upTo: 16 << 20)))
+        let response = try await DeltaSyncTestServer.graphQL(
+            "{ \(listField)(limit: 1000) { items { \(selection) _deleted } nextToken } }", url: running.graphQLURL,
+            apiKey: Self.apiKey)
         return (response["data"][listField]["items"].arrayValue ?? []).compactMap(\.objectValue)
             .filter { $0["_deleted"]?.boolValue != true }
             .map { $0.filter { $0.key != "_deleted" } }
