@@ -13,7 +13,7 @@ import NIOCore
 /// cache misses.
 struct DeliveryPlan: Sendable {
     /// The distinct shapes; payloads are written once per shape, indexed like this.
-    let shapes: [EventShape]
+    let shapes: [EventPlan]
     let loops: [Loop]
 
     struct Loop: Sendable {
@@ -79,7 +79,7 @@ struct DeliveryPlan: Sendable {
     }
 
     init(connections: some Sequence<(outbox: RealtimeOutbox, subscriptions: some Collection<Subscription>)>) {
-        var shapes: [EventShape] = []
+        var shapes: [EventPlan] = []
         var shapeIndex: [ObjectIdentifier: Int] = [:]
         var loops: [ObjectIdentifier: (eventLoop: any EventLoop, connections: [Connection])] = [:]
         for (outbox, subscriptions) in connections {

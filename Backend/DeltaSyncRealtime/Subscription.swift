@@ -8,7 +8,7 @@ final class Subscription: Sendable {
     let outbox: RealtimeOutbox
     /// The mutations whose events it receives (`@aws_subscribe(mutations:)`).
     let mutations: [String]
-    let shape: EventShape
+    let shape: EventPlan
     /// The `filter` argument; `.all` without one.
     let filter: QueryPredicate
     /// The other arguments: each must equal the same-named field of the event (an explicit
@@ -18,7 +18,7 @@ final class Subscription: Sendable {
     let dataPrefix: [UInt8]
 
     init(
-        id: String, outbox: RealtimeOutbox, mutations: [String], shape: EventShape, filter: QueryPredicate,
+        id: String, outbox: RealtimeOutbox, mutations: [String], shape: EventPlan, filter: QueryPredicate,
         argumentFilters: [(field: String, value: JSONValue)]
     ) {
         self.id = id

@@ -4,7 +4,7 @@ import GraphQL
 import NIOConcurrencyHelpers
 
 /// Turns a `start` message into a ``Subscription``: authorization, the request, validation
-/// against the schema, the triggering mutations, filters and the event shape.
+/// against the schema, the triggering mutations, filters and the event plan.
 struct SubscriptionStart: Sendable {
     let executor: RequestExecutor
     let apiKey: String
@@ -58,9 +58,7 @@ struct SubscriptionStart: Sendable {
             throw AppSyncError(.validation, "A subscription operation selects exactly one subscription field; this one selects \(fields.count).")
         }
         let name = field.name.value
-        guard let mutations = executor.schema.subscriptionTriggers[name],
-            let definition = (try? executor.schema.graphQL.subscriptionType?.fields())?[name]
-        else {
+        guard let mutations = executor.schema.subscriptionTriggers[name] else {
             throw AppSyncError(.validation, "Subscription field '\(name)' is not in the schema.")
         }
 
@@ -81,13 +79,8 @@ struct SubscriptionStart: Sendable {
             }
         }
 
-        let shape = try shapes.shape(
-            request: request, key: field.alias?.value ?? name
-        ) {
-            guard let type = namedType(of: definition.type) as? GraphQLObjectType, let selection = field.selectionSet else {
-                throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
-            }
-            return try EventShape.object(type, selection: selection, fragments: fragments, variables: request.variables)
+        let shape = try shapes.shape(request: request, key: field.alias?.value ?? name) {
+            try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema)
         }
         return Subscription(
             id: id, outbox: outbox, mutations: mutations, shape: shape, filter: filter, argumentFilters: argumentFilters)
@@ -115,8 +108,8 @@ struct SubscriptionStart: Sendable {
     }
 }
 
-/// Shapes by request, so identical subscriptions share one and an event is written once for
-/// all of them. Bounded like the document cache.
+/// Event plans by request, so identical subscriptions share one and an event is written once
+/// for all of them. Bounded like the document cache.
 final class ShapeCache: Sendable {
     private struct Key: Hashable {
         let query: String
@@ -125,15 +118,15 @@ final class ShapeCache: Sendable {
         let rootKey: String
     }
 
-    private let shapes = NIOLockedValueBox<[Key: EventShape]>([:])
+    private let shapes = NIOLockedValueBox<[Key: EventPlan]>([:])
     private let capacity = 1024
 
-    func shape(request: OperationRequest, key rootKey: String, plan: () throws -> EventShape.Object) throws -> EventShape {
+    func shape(request: OperationRequest, key rootKey: String, plan: () throws -> EventPlan) throws -> EventPlan {
         let key = Key(
             query: request.query, operationName: request.operationName,
             variables: JSONValue.object(request.variables).jsonText, rootKey: rootKey)
         if let shape = shapes.withLockedValue({ $0[key] }) { return shape }
-        let shape = EventShape(rootKey: rootKey, root: try plan())
+        let shape = try plan()
         return shapes.withLockedValue { shapes in
             if shapes.count >= capacity { shapes.removeAll(keepingCapacity: true) }
             if let existing = shapes[key] { return existing }

@@ -127,6 +127,7 @@ package struct ExecutableSchema: Sendable {
                     }
                 }
                 try Self.attach(relationResolvers, to: type)
+                if let authorization = environment.fieldAuthorization { try Self.authorize(type, by: authorization) }
             }
         }
         self.modelMutations = modelMutations
@@ -144,7 +145,9 @@ package struct ExecutableSchema: Sendable {
         guard let scope = context as? RequestScope, let (key, root) = scope.root(info), case .page(let page) = root else {
             return try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(nil) }
         }
-        var connection = try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(page.writer) }
+        var connection = try await budgeted(args, context: context, maxPage: maxPage) {
+            try await resolve(projection.writer(for: page.items))
+        }
         switch connection.items {
         case .projected(let array):
             scope.deferPage(DeferredPage(rootKey: key, plan: page, content: .projected(array)))
@@ -199,6 +202,22 @@ package struct ExecutableSchema: Sendable {
         else { return result }
         scope.complete(key, with: completed)
         return nil
+    }
+
+    /// Every field of a model type asks `authorization` before it is read, for what the
+    /// executor completes (``ItemProjection`` asks it for what it writes). A denied field
+    /// throws its error: the executor nulls it, or its parent when it is non-null.
+    private static func authorize(_ type: GraphQLObjectType, by authorization: any FieldAuthorization) throws {
+        let typeName = type.name
+        try GraphQLLibraryHooks.wrapFields(of: type) { name, resolve in
+            let read: GraphQLFieldResolve = resolve ?? { source, _, _, info in (source as? ItemObject)?[info.fieldName] }
+            return { source, args, context, info in
+                if let item = (source as? ItemObject)?.item, let denial = authorization.denial(of: name, on: typeName, in: item) {
+                    throw denial
+                }
+                return try await read(source, args, context, info)
+            }
+        }
     }
 
     private static func subscriptionTriggers(_ sdl: String) throws -> [String: [String]] {

@@ -6,8 +6,8 @@ import GraphQL
 ///
 /// 1. A schema built from SDL has mutable closures on its types, and the executor reads them
 ///    at run time: ``replaceScalar(_:parseValue:parseLiteral:serialize:)`` swaps a scalar's
-///    parsing, ``attach(_:to:)`` sets resolvers, ``freezeInputFields(_:)`` replaces input
-///    types' field thunks.
+///    parsing, ``attach(_:to:wrap:)`` sets resolvers, ``wrapFields(of:_:)`` wraps them,
+///    ``freezeInputFields(_:)`` replaces input types' field thunks.
 /// 2. The default field resolver reads a `KeySubscriptable` source by field name: stored items
 ///    (`ItemObject`) and pages (`Connection`) are completed without a resolver per field.
 /// 3. A nullable root field whose resolver returns `nil` is `null` in `data`, and the rest of
@@ -52,6 +52,16 @@ enum GraphQLLibraryHooks {
             guard let resolve = resolvers[name] else { continue }
             field.resolve = wrap(resolve)
         }
+        type.fields = { fields }
+    }
+
+    /// Replaces the resolver of every field of a built type with `wrap`'s, which gets the
+    /// field's name and its resolver (`nil` where the library resolves it by default).
+    static func wrapFields(
+        of type: GraphQLObjectType, _ wrap: (_ name: String, _ resolve: GraphQLFieldResolve?) -> GraphQLFieldResolve
+    ) throws {
+        let fields = try type.fields()
+        for (name, field) in fields { field.resolve = wrap(name, field.resolve) }
         type.fields = { fields }
     }
 }

@@ -2,8 +2,8 @@ import DeltaSyncCore
 import GraphQL
 import OrderedCollections
 
-/// Conversions between the GraphQL library's `Map` and ``JSONValue``, and from items to the
-/// plain Swift values the executor resolves fields from.
+/// Conversions between the GraphQL library's `Map` and ``JSONValue``, and from stored values to
+/// what the executor resolves fields from.
 extension JSONValue {
     init(_ map: Map) {
         switch map {
@@ -41,7 +41,7 @@ extension JSONValue {
     }
 
     /// The value as the executor's default resolver reads it: objects become
-    /// `[String: any Sendable]` (missing keys resolve to null), scalars their Swift values.
+    /// ``StoredObject``s (missing keys resolve to null), scalars their Swift values.
     var resolvable: (any Sendable)? {
         switch self {
         case .null: return nil
@@ -50,16 +50,8 @@ extension JSONValue {
         case .double(let d): return d
         case .string(let s): return s
         case .array(let a): return a.map { $0.resolvable as (any Sendable)? }
-        case .object(let o): return o.resolvableObject
+        case .object(let o): return StoredObject(fields: o)
         }
-    }
-}
-
-extension Dictionary where Key == String, Value == JSONValue {
-    var resolvableObject: [String: any Sendable] {
-        var out: [String: any Sendable] = [:]
-        for (key, value) in self { if let v = value.resolvable { out[key] = v } }
-        return out
     }
 }
 

@@ -34,7 +34,7 @@ struct MutationShortcut: @unchecked Sendable {
             let field = operation.selectionSet.selections.first as? GraphQL.Field, field.directives.isEmpty,
             let selection = field.selectionSet,
             let mutation = schema.modelMutations[field.name.value],
-            let plan = schema.projection.plan(mutation.model, selection: selection, fragments: fragments), !plan.hasRelations,
+            let plan = schema.projection.plan(mutation.model, selection: [selection], fragments: fragments), !plan.hasRelations,
             let definition = try? schema.graphQL.mutationType?.fields()[field.name.value],
             field.arguments.allSatisfy({ definition.args[$0.name.value] != nil && $0.value is Variable }),
             operation.variableDefinitions.allSatisfy({ $0.defaultValue == nil })

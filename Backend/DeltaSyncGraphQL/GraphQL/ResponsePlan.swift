@@ -26,8 +26,6 @@ struct ResponsePlan: Sendable {
     struct PagePlan: Sendable {
         let itemsKey: String
         let items: ItemPlan
-        /// Writes the items while the store reads them, when they need no other reads.
-        let writer: ItemProjection.ItemArrayWriter?
     }
 
     /// The operation's type; `nil` when the request names no operation of the document (the
@@ -99,7 +97,7 @@ struct ResponsePlan: Sendable {
             case .page(let model):
                 if let page = page(model, selection: selection, fragments: fragments, schema: schema) { roots[key] = .page(page) }
             case .object(let model):
-                if let plan = schema.projection.plan(model, selection: selection, fragments: fragments), !plan.hasRelations {
+                if let plan = schema.projection.plan(model, selection: [selection], fragments: fragments), !plan.hasRelations {
                     roots[key] = .object(plan)
                 }
             }
@@ -124,8 +122,8 @@ struct ResponsePlan: Sendable {
         else { return nil }
         let itemsKey = items.alias?.value ?? "items"
         guard keys.filter({ $0 == itemsKey }).count == 1,
-            let plan = schema.projection.plan(model, selection: itemsSelection, fragments: fragments)
+            let plan = schema.projection.plan(model, selection: [itemsSelection], fragments: fragments)
         else { return nil }
-        return PagePlan(itemsKey: itemsKey, items: plan, writer: schema.projection.writer(for: plan))
+        return PagePlan(itemsKey: itemsKey, items: plan)
     }
 }

@@ -3,13 +3,29 @@ import DeltaSyncSchema
 import GraphQL
 
 /// What ``ItemProjection`` writes for each selected field of a model's items, decided once per
-/// document rather than once per item.
+/// selection rather than once per item. It is the one plan of how a model's fields are
+/// written, for every response path (see ``Purpose``).
 ///
 /// Planned: scalars, enums, non-model objects, `__typename`, the sync metadata and
-/// `@belongsTo`/`@hasOne` objects, with fragments inlined. Not planned (the executor completes
-/// the field): a directive or an argument anywhere in the selection, a nested connection
-/// (`@hasMany`), a response key used twice.
+/// `@belongsTo`/`@hasOne` objects, with fragments inlined.
 struct ItemPlan: Sendable {
+    /// What the plan is for, which decides what it may hold and how missing values are written.
+    enum Purpose: Sendable {
+        /// A response, planned with its cached document before variables are known. Only plain
+        /// selections: a directive or an argument anywhere, a nested connection (`@hasMany`) or
+        /// a response key used twice gets no plan, and the executor completes the field.
+        /// Relations are read from the store.
+        case response
+        /// A subscription's events, planned when it starts: `@include`/`@skip` are applied with
+        /// its variables and repeated keys merged. The event carries the related objects and
+        /// connections the mutation selected; nothing is read.
+        case event(variables: [String: JSONValue])
+        /// A failed mutation's `errors[].data`: the stored item as the mutation selected it
+        /// (directives applied, keys merged), relations read from the store. Values are written
+        /// as stored: a missing one is `null`, never an error, and connections are `null`.
+        case errorData(variables: [String: JSONValue])
+    }
+
     enum Entry: Sendable {
         case typename(String)
         /// `required` is the GraphQL type of a non-null field, `nil` for a nullable one.
@@ -18,71 +34,114 @@ struct ItemPlan: Sendable {
         case stored(String, required: String?)
         /// Floats and non-model objects; the sub-selection is expanded once, here.
         case value(DeltaSyncSchema.Field, subFields: FieldsBox?)
-        case relation(Relation, required: Bool, nested: ItemPlan)
+        case relation(DeltaSyncSchema.Field, Relation, nested: ItemPlan)
+        /// A `@hasMany` connection carried by an event (never in a ``Purpose/response`` plan).
+        case connection(DeltaSyncSchema.Field, ConnectionPlan)
+
+        /// Whether a null here nulls the parent.
+        var isRequired: Bool {
+            switch self {
+            case .typename: return true
+            case .metadata(_, let required), .stored(_, let required): return required != nil
+            case .value(let field, _), .relation(let field, _, _): return field.isRequired
+            case .connection: return false
+            }
+        }
+    }
+
+    /// One selected field.
+    struct Member: Sendable {
+        /// The response key.
+        let key: String
+        /// `"key":`, rendered once.
+        let renderedKey: [UInt8]
+        /// The schema field, as ``FieldAuthorization`` names it.
+        let field: String
+        let entry: Entry
     }
 
     /// The model's name: the parent type in error messages.
     let typeName: String
-    /// Each entry with its response key and its `"key":` already rendered.
-    let entries: [(name: String, key: [UInt8], entry: Entry)]
+    let members: [Member]
     let fragments: FragmentsBox
+    let purpose: Purpose
     /// Whether writing an item needs other reads.
     let hasRelations: Bool
+
+    /// Whether a missing value is an error (everywhere but error data).
+    var completes: Bool {
+        if case .errorData = purpose { return false }
+        return true
+    }
 
     /// AST values are immutable once parsed; boxes let them ride in `Sendable` plans.
     struct FieldsBox: @unchecked Sendable { let fields: [GraphQL.Field] }
     struct FragmentsBox: @unchecked Sendable { let fragments: [String: FragmentDefinition] }
 
-    /// The plan of `selection` on `model`'s items; `nil` where the executor must complete them.
+    /// The plan of `selection` on `model`'s items; `nil` where a ``Purpose/response`` plan
+    /// leaves the items to the executor.
     ///
     /// - Parameter models: the model of a relation's related type.
     init?(
-        _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition],
+        _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: Purpose = .response,
         models: (String) -> Model
     ) {
-        guard let fields = Self.collect(selection, fragments: fragments) else { return nil }
-        var entries: [(name: String, key: [UInt8], entry: Entry)] = []
-        var keys: Set<String> = []
-        for field in fields {
-            let key = field.alias?.value ?? field.name.value
-            guard keys.insert(key).inserted else { return nil }
-            var keyBytes: [UInt8] = []
-            JSONWriter.writeString(key, to: &keyBytes)
-            keyBytes.append(UInt8(ascii: ":"))
+        guard let fields = Self.collect(selection, fragments: fragments, purpose: purpose) else { return nil }
+        var members: [Member] = []
+        for (key, asts) in fields {
+            let field = asts[0]
+            var renderedKey: [UInt8] = []
+            JSONWriter.writeString(key, to: &renderedKey)
+            renderedKey.append(UInt8(ascii: ":"))
             let name = field.name.value
+            let subSelections = asts.compactMap(\.selectionSet)
+            let entry: Entry
             switch name {
             case "__typename":
-                entries.append((key, keyBytes, .typename(model.name)))
+                entry = .typename(model.name)
             case "_version", "_lastChangedAt", "_deleted":
                 guard field.selectionSet == nil else { return nil }
-                let required = ["_version": "Int", "_lastChangedAt": "AWSTimestamp"][name]
-                entries.append((key, keyBytes, .metadata(name, required: required)))
+                entry = .metadata(name, required: ["_version": "Int", "_lastChangedAt": "AWSTimestamp"][name])
             default:
                 guard let schemaField = model.field(named: name) else { return nil }
                 if let relation = schemaField.relation {
-                    guard !relation.isConnection, let sub = field.selectionSet,
-                        let nested = ItemPlan(models(relation.relatedModel), selection: [sub], fragments: fragments, models: models)
+                    let related = models(relation.relatedModel)
+                    if relation.isConnection {
+                        guard case .response = purpose else {
+                            entry = .connection(schemaField, ConnectionPlan(
+                                related, selection: subSelections, fragments: fragments, purpose: purpose, models: models))
+                            break
+                        }
+                        return nil
+                    }
+                    guard !subSelections.isEmpty,
+                        let nested = ItemPlan(related, selection: subSelections, fragments: fragments, purpose: purpose, models: models)
                     else { return nil }
-                    entries.append((key, keyBytes, .relation(relation, required: schemaField.isRequired, nested: nested)))
-                } else if field.selectionSet == nil, Self.writesAsStored(schemaField) {
-                    let required = schemaField.isRequired ? Self.typeName(schemaField) : nil
-                    entries.append((key, keyBytes, .stored(name, required: required)))
+                    entry = .relation(schemaField, relation, nested: nested)
+                } else if subSelections.isEmpty, Self.writesAsStored(schemaField) {
+                    entry = .stored(name, required: schemaField.isRequired ? Self.typeName(schemaField) : nil)
                 } else {
                     var subFields: FieldsBox?
-                    if let sub = field.selectionSet {
-                        guard let collected = Self.collect([sub], fragments: fragments),
-                            Self.isPlain(collected, fragments: fragments)
+                    if !subSelections.isEmpty {
+                        guard let collected = Self.collectFields(subSelections, fragments: fragments, purpose: purpose),
+                            Self.isPlain(collected, fragments: fragments, purpose: purpose)
                         else { return nil }
                         subFields = FieldsBox(fields: collected)
                     }
-                    entries.append((key, keyBytes, .value(schemaField, subFields: subFields)))
+                    entry = .value(schemaField, subFields: subFields)
                 }
             }
+            members.append(Member(key: key, renderedKey: renderedKey, field: name, entry: entry))
         }
         typeName = model.name
-        self.entries = entries
+        self.members = members
         self.fragments = FragmentsBox(fragments: fragments)
-        hasRelations = entries.contains { if case .relation = $0.entry { return true } else { return false } }
+        self.purpose = purpose
+        if case .event = purpose {
+            hasRelations = false
+        } else {
+            hasRelations = members.contains { if case .relation = $0.entry { return true } else { return false } }
+        }
     }
 
     /// The GraphQL type of a field, as error messages name it: `String`, `[String]`.
@@ -98,19 +157,99 @@ struct ItemPlan: Sendable {
         }
     }
 
-    /// Whether the selections below `fields` (of non-model objects) have no directive or
-    /// argument either.
-    private static func isPlain(_ fields: [GraphQL.Field], fragments: [String: FragmentDefinition]) -> Bool {
+    /// Whether the selections below `fields` (of non-model objects) can be planned too.
+    private static func isPlain(_ fields: [GraphQL.Field], fragments: [String: FragmentDefinition], purpose: Purpose) -> Bool {
         fields.allSatisfy { field in
             guard let sub = field.selectionSet else { return true }
-            guard let collected = collect([sub], fragments: fragments) else { return false }
-            return isPlain(collected, fragments: fragments)
+            guard let collected = collectFields([sub], fragments: fragments, purpose: purpose) else { return false }
+            return isPlain(collected, fragments: fragments, purpose: purpose)
         }
     }
 
-    /// The fields of selection sets with fragments inlined; `nil` when any directive or
-    /// argument appears (the executor handles those).
-    static func collect(_ sets: [SelectionSet], fragments: [String: FragmentDefinition]) -> [GraphQL.Field]? {
-        SelectionFields.fields(in: sets, fragments: fragments, strict: true)
+    /// The fields below a non-model object's field, as this plan selects them.
+    func subFields(of field: GraphQL.Field) -> [GraphQL.Field]? {
+        field.selectionSet.flatMap { Self.collectFields([$0], fragments: fragments.fragments, purpose: purpose) }
+    }
+
+    /// The fields of selection sets with fragments inlined, in order; `nil` for a response plan
+    /// when any directive or argument appears (the executor handles those).
+    private static func collectFields(
+        _ sets: [SelectionSet], fragments: [String: FragmentDefinition], purpose: Purpose
+    ) -> [GraphQL.Field]? {
+        switch purpose {
+        case .response:
+            return SelectionFields.fields(in: sets, fragments: fragments, strict: true)
+        case .event(let variables), .errorData(let variables):
+            return sets.flatMap { SelectionFields.included(in: $0, fragments: fragments, variables: variables) }
+        }
+    }
+
+    /// The selected fields by response key, in order of first appearance. A response plan
+    /// refuses a repeated key; the others merge it, as GraphQL execution does.
+    private static func collect(
+        _ sets: [SelectionSet], fragments: [String: FragmentDefinition], purpose: Purpose
+    ) -> [(key: String, fields: [GraphQL.Field])]? {
+        guard let fields = collectFields(sets, fragments: fragments, purpose: purpose) else { return nil }
+        var grouped: [(key: String, fields: [GraphQL.Field])] = []
+        var index: [String: Int] = [:]
+        for field in fields {
+            let key = field.alias?.value ?? field.name.value
+            if let at = index[key] {
+                guard case .response = purpose else {
+                    grouped[at].fields.append(field)
+                    continue
+                }
+                return nil
+            }
+            index[key] = grouped.count
+            grouped.append((key, [field]))
+        }
+        return grouped
+    }
+}
+
+/// A `@hasMany` connection as an event carries it (`{"items": [...], "nextToken": ...}`): its
+/// items are planned like any model's.
+struct ConnectionPlan: Sendable {
+    enum Member: Sendable {
+        case typename(String)
+        /// `items: [Model]!`, the elements nullable.
+        case items(ItemPlan?)
+        /// `nextToken`, `startedAt`: written as carried.
+        case stored(String)
+    }
+
+    /// `ModelPostConnection`.
+    let typeName: String
+    let members: [(key: String, renderedKey: [UInt8], member: Member)]
+
+    init(
+        _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: ItemPlan.Purpose,
+        models: (String) -> Model
+    ) {
+        typeName = "Model\(model.name)Connection"
+        var members: [(key: String, renderedKey: [UInt8], member: Member)] = []
+        var seen: Set<String> = []
+        let fields = selection.flatMap { set -> [GraphQL.Field] in
+            guard case .event(let variables) = purpose else { return [] }
+            return SelectionFields.included(in: set, fragments: fragments, variables: variables)
+        }
+        for field in fields {
+            let key = field.alias?.value ?? field.name.value
+            guard seen.insert(key).inserted else { continue }
+            var renderedKey: [UInt8] = []
+            JSONWriter.writeString(key, to: &renderedKey)
+            renderedKey.append(UInt8(ascii: ":"))
+            let member: Member
+            switch field.name.value {
+            case "__typename": member = .typename(typeName)
+            case "items":
+                let sets = fields.filter { ($0.alias?.value ?? $0.name.value) == key }.compactMap(\.selectionSet)
+                member = .items(ItemPlan(model, selection: sets, fragments: fragments, purpose: purpose, models: models))
+            default: member = .stored(field.name.value)
+            }
+            members.append((key, renderedKey, member))
+        }
+        self.members = members
     }
 }

@@ -131,10 +131,10 @@ struct MutationResolvers: Sendable {
                 await record(model, key, field, sent, existing, handler, "rejected", nil)
                 throw AppSyncError(
                     .conflictUnhandled, "Conflict resolver rejects mutation.",
-                    data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
+                    data: await errorData(existing, model, field))
             case .conditionFailed(let existing):
                 throw AppSyncError.conditionalCheckFailed(
-                    data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
+                    data: await errorData(existing, model, field))
             case .askLambda(let existing):
                 let decided = try await decideWithLambda(
                     model, key: key, input: input, args: args, field: field, existing: existing, isDelete: isDelete)
@@ -187,7 +187,7 @@ struct MutationResolvers: Sendable {
             await record(model, key, field, sent, existing, .lambda, "rejected", nil)
             throw AppSyncError(
                 .conflictUnhandled, "Conflict resolver rejects mutation.",
-                data: await ErrorItemShape(queries: queries).json(existing, model: model, field: field))
+                data: await errorData(existing, model, field))
         case (.resolve(let resolved), false):
             next = ItemChange.resolved(resolved, over: existing, model: model)
             outcome = "resolved"
@@ -226,5 +226,14 @@ struct MutationResolvers: Sendable {
             resultVersion: resultVersion, at: environment.nowMilliseconds)
         // The log is for debugging: failing to write it must not fail the client's mutation.
         _ = try? await environment.store.write { tx in try tx.recordConflict(record) }
+    }
+
+    /// The stored item as a failed mutation's `errors[].data`: projected onto the mutation's
+    /// selection like a `data` result. AppSync filters the error's data by the selection set,
+    /// and clients build their remote model from it: a nested object carrying fields they did
+    /// not select (its own `_version`) makes amplify-js's generated relation setter throw, so
+    /// its conflict handler would never run.
+    private func errorData(_ existing: Item, _ model: Model, _ field: MutationField) async -> JSONValue {
+        await ItemProjection(schema: environment.schema, queries: queries).errorData(existing, model: model, field: field)
     }
 }

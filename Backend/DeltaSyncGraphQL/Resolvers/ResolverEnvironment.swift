@@ -19,6 +19,9 @@ package struct ResolverEnvironment: Sendable {
     /// The most items one page of a list, index or sync query returns, whatever `limit` asks
     /// (DynamoDB stops a page at 1 MB); the rest follows through `nextToken`.
     package var maxPageSize = 1000
+    /// Who may read which model fields; `nil` lets everyone read every field. Every response
+    /// path asks it (see ``FieldAuthorization``).
+    package var fieldAuthorization: (any FieldAuthorization)?
 
     package init(
         schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,
@@ -73,14 +76,6 @@ package struct SyncSettings: Sendable {
     func handler(for model: Model) -> ConflictHandlerKind {
         handlerOverride ?? handlers.handler(for: model.name)
     }
-}
-
-/// A stored item as the GraphQL executor sees it: fields resolve lazily from the item, and
-/// relation resolvers get at the raw item.
-struct ItemObject: KeySubscriptable, Sendable {
-    let item: Item
-
-    subscript(key: String) -> (any Sendable)? { item[key]?.resolvable }
 }
 
 extension Duration {

@@ -49,7 +49,11 @@ public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, Expressibl
     public static let invalidArgument: Self = "InvalidArgumentException"
     /// A DynamoDB-style request error: a value that cannot be stored or compared.
     public static let dynamoDBValidation: Self = "DynamoDB:ValidationException"
+    /// A request without valid credentials (HTTP 401).
     public static let unauthorized: Self = "UnauthorizedException"
+    /// A field the caller may not access (HTTP 200, the field is null). Clients tell it apart
+    /// from ``unauthorized``: amplify-js skips a model only on this spelling.
+    public static let notAuthorized: Self = "Unauthorized"
     public static let malformedHttpRequest: Self = "MalformedHttpRequestException"
     public static let unsupportedOperation: Self = "UnsupportedOperation"
     public static let internalFailure: Self = "InternalFailure"

@@ -1,0 +1,64 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import GraphQL
+
+/// How a subscription's events are written, planned once when it starts: the subscription's
+/// selection as an ``ItemPlan`` (``ItemPlan/Purpose/event(variables:)``) that
+/// ``ItemProjection`` writes each event's data along, like any response. Fields the mutation
+/// did not select are null; a null in a non-null field nulls its parent and adds AppSync's
+/// error.
+///
+/// Subscriptions with the same query text and variables share one plan, so an event is
+/// written once per distinct selection, however many subscribers it reaches.
+package final class EventPlan: Sendable {
+    /// The subscription field's response key.
+    let rootKey: String
+    private let plan: ItemPlan
+    private let projection: ItemProjection
+
+    /// Plans the subscription field `field` of a validated document.
+    ///
+    /// - Throws: ``AppSyncError`` when the field is not a subscription to a model's mutations.
+    package init(
+        _ field: GraphQL.Field, fragments: [String: FragmentDefinition], variables: [String: JSONValue], schema: ExecutableSchema
+    ) throws {
+        let name = field.name.value
+        guard let definition = (try? schema.graphQL.subscriptionType?.fields())?[name],
+            let typeName = (namedType(of: definition.type) as? GraphQLNamedType)?.name,
+            let model = schema.projection.schema.model(named: typeName)
+        else {
+            throw AppSyncError(.validation, "Subscription field '\(name)' is not a subscription to a model's mutations.")
+        }
+        guard let selection = field.selectionSet,
+            let plan = schema.projection.plan(model, selection: [selection], fragments: fragments, purpose: .event(variables: variables))
+        else {
+            throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
+        }
+        rootKey = field.alias?.value ?? name
+        self.plan = plan
+        projection = schema.projection
+    }
+
+    /// `{"data":{"<rootKey>":...}}`, plus `errors` when a non-null field had no value.
+    package func payload(for data: JSONValue) -> [UInt8] {
+        var out = Array(#"{"data":{"#.utf8)
+        JSONWriter.writeString(rootKey, to: &out)
+        out.append(UInt8(ascii: ":"))
+        var failures: [ProjectionFailure] = []
+        if case .object(let item) = data {
+            if !projection.writeEvent(item, plan: plan, into: &out, failures: &failures) {
+                out.append(contentsOf: "null".utf8)
+            }
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+        if !failures.isEmpty {
+            out.append(contentsOf: #","errors":"#.utf8)
+            let path = ResponsePath([.key(rootKey)])
+            ResponseJSON.write(.array(failures.map { $0.error(under: path) }), to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}

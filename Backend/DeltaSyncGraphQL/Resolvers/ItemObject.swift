@@ -1,0 +1,17 @@
+import DeltaSyncCore
+import GraphQL
+
+/// A stored item as the GraphQL executor sees it: fields resolve lazily from the item, and
+/// relation resolvers get at the raw item.
+struct ItemObject: KeySubscriptable, Sendable {
+    let item: Item
+
+    subscript(key: String) -> (any Sendable)? { item[key]?.resolvable }
+}
+
+/// A non-model object stored inside an item (`location { lat lon }`), resolved like an item.
+struct StoredObject: KeySubscriptable, Sendable {
+    let fields: [String: JSONValue]
+
+    subscript(key: String) -> (any Sendable)? { fields[key]?.resolvable }
+}
