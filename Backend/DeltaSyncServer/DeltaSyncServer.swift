@@ -66,6 +66,7 @@ public struct DeltaSyncServer: Sendable {
             logger: self.logger)
         environment.filterLimits = configuration.filterLimits
         environment.maxPageSize = configuration.maxPageSize
+        environment.fieldAuthorization = configuration.fieldAuthorization
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),

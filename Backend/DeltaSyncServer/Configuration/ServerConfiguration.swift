@@ -78,6 +78,10 @@ public struct ServerConfiguration: Sendable {
     /// follows through `nextToken`. Default 1,000.
     public var maxPageSize = 1000
 
+    /// Who may read which model fields, asked on every response path; `nil` (the default)
+    /// lets every caller read every field. Authorization (`@auth`) builds on this hook.
+    package var fieldAuthorization: (any FieldAuthorization)?
+
     // MARK: - Testing
 
     /// The server's clock. Tests replace it to cross the delta TTL without waiting.
