@@ -150,9 +150,9 @@ package struct ExecutableSchema: Sendable {
         }
         switch connection.items {
         case .projected(let array):
-            scope.deferPage(DeferredPage(rootKey: key, plan: page, content: .projected(array)))
+            scope.projected.page(key, plan: page, items: .projected(array))
         case .objects(let objects):
-            scope.deferPage(DeferredPage(rootKey: key, plan: page, content: .items(objects.map(\.item))))
+            scope.projected.page(key, plan: page, items: .stored(objects.map(\.item)))
         }
         connection.items = .objects([])
         return connection
@@ -200,7 +200,7 @@ package struct ExecutableSchema: Sendable {
         guard let scope = context as? RequestScope, let (key, root) = scope.root(info), case .object(let plan) = root,
             let completed = projection.object(result.item, plan: plan)
         else { return result }
-        scope.complete(key, with: completed)
+        scope.projected.object(key, completed)
         return nil
     }
 

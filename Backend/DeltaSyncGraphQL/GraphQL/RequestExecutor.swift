@@ -119,12 +119,11 @@ package struct RequestExecutor: Sendable {
             let scope = RequestScope(
                 plan: plan, explain: explain, budget: ResolverBudget(executionLimits), earlierResults: earlierResults)
             let result = try await run(request, document: prepared.document, scope: scope)
-            let data = Self.data(result.data, completing: scope.completedResults)
+            var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
+            let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: schema.projection)
             if plan.operationType == .mutation {
                 publishEvents(of: plan, data: data, document: prepared.document, request: request)
             }
-            var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
-            let splices = await splices(of: scope.deferred, in: data, errors: &errors)
             return (Self.body(data: data, errors: errors, scope: scope), splices)
         } catch let error as GraphQLError {
             return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [])
@@ -132,24 +131,6 @@ package struct RequestExecutor: Sendable {
             let shown = AppSyncError.redacting(error, at: request.operationName ?? "the request", logger: logger)
             return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [])
         }
-    }
-
-    /// The projected pages as splices into the response, where their connection is in `data`
-    /// (an error elsewhere may have nulled it), with their items' errors.
-    private func splices(of pages: [DeferredPage], in data: Map?, errors: inout [Map]) async -> [ResponseJSON.Splice] {
-        var splices: [ResponseJSON.Splice] = []
-        for page in pages {
-            guard case .dictionary(let fields)? = data, case .dictionary? = fields[page.rootKey] else { continue }
-            let array: ProjectedArray
-            switch page.content {
-            case .projected(let written): array = written
-            case .items(let items): array = await schema.projection.project(items, plan: page.plan.items)
-            }
-            let path = [page.rootKey, page.plan.itemsKey]
-            splices.append(ResponseJSON.Splice(path: ["data"] + path, json: array.bytes))
-            errors += array.errors(at: ResponsePath(path.map(IndexPathValue.key)))
-        }
-        return splices
     }
 
     /// Hands subscribers the events of a mutation's results.
@@ -162,14 +143,6 @@ package struct RequestExecutor: Sendable {
         {
             events.publish(event)
         }
-    }
-
-    /// The executor's `data` with the results resolvers completed themselves in place of the
-    /// `null` the executor saw.
-    private static func data(_ data: Map?, completing results: [String: Map]) -> Map? {
-        guard !results.isEmpty, case .dictionary(var fields)? = data else { return data }
-        for (key, result) in results where fields[key] != nil { fields[key] = result }
-        return .dictionary(fields)
     }
 
     private func run(_ request: OperationRequest, document: Document, scope: RequestScope) async throws -> GraphQLResult {

@@ -1,17 +1,16 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 import GraphQL
-import NIOConcurrencyHelpers
 
 /// Per-request state resolvers share with the executor: the request's ``ResponsePlan``, the
-/// explain log, the budget, and the root values projection completed instead of the executor.
+/// explain log, the budget, and the root values projection completed (``ProjectedRoots``).
 final class RequestScope: Sendable {
     let plan: ResponsePlan
     let plans: QueryPlanLog
     /// What the request has left to spend on resolvers and items.
     let budget: ResolverBudget
-    private let pages = NIOLockedValueBox<[DeferredPage]>([])
-    private let results = NIOLockedValueBox<[String: Map]>([:])
+    /// The root values projection completed, for the response.
+    let projected = ProjectedRoots()
 
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
@@ -44,34 +43,4 @@ final class RequestScope: Sendable {
     func earlierResult(_ info: GraphQLResolveInfo) -> Result<ItemObject, any Error>? {
         Self.rootKey(info).flatMap { earlierResults[$0] }
     }
-
-    /// Root results completed by ``ItemProjection``, by response key. The executor saw `null`
-    /// for them; they belong in `data` in its place.
-    var completedResults: [String: Map] { results.withLockedValue { $0 } }
-
-    /// Records the completed result of the root field at `key`.
-    func complete(_ key: String, with result: Map) {
-        results.withLockedValue { $0[key] = result }
-    }
-
-    /// Sets a root connection's items aside for the response (``ResponsePlan/Root/page(_:)``).
-    func deferPage(_ page: DeferredPage) {
-        pages.withLockedValue { $0.append(page) }
-    }
-
-    var deferred: [DeferredPage] { pages.withLockedValue { $0 } }
-}
-
-/// A root connection's items, to be put back at `data.<rootKey>.<plan.itemsKey>`.
-struct DeferredPage: Sendable {
-    enum Content: Sendable {
-        /// Items for ``ItemProjection`` to project, with their relations.
-        case items([Item])
-        /// Items the resolver already wrote.
-        case projected(ProjectedArray)
-    }
-
-    let rootKey: String
-    let plan: ResponsePlan.PagePlan
-    let content: Content
 }
