@@ -9,11 +9,11 @@ import NIOCore
 /// connections' messages: an event costs one hop per loop, and the loops work in parallel
 /// instead of waiting for one thread to frame every message. Within a connection, the
 /// subscriptions that take every event (no filter, no argument) keep their message prefixes in
-/// one array per shape, because visiting a thousand subscription objects per event was mostly
+/// one array per plan, because visiting a thousand subscription objects per event was mostly
 /// cache misses.
 struct DeliveryPlan: Sendable {
-    /// The distinct shapes; payloads are written once per shape, indexed like this.
-    let shapes: [EventPlan]
+    /// The distinct event plans; payloads are written once per plan, indexed like this.
+    let eventPlans: [EventPlan]
     let loops: [Loop]
 
     struct Loop: Sendable {
@@ -22,15 +22,15 @@ struct DeliveryPlan: Sendable {
 
         /// Frames the event for each connection and queues it; on `eventLoop`.
         ///
-        /// - Parameter payloads: by shape, each followed by the `}` that ends a `data` message;
-        ///   `nil` for a shape whose payload is not delivered.
+        /// - Parameter payloads: by plan, each followed by the `}` that ends a `data` message;
+        ///   `nil` for a plan whose payload is not delivered.
         func deliver(_ data: Item, payloads: [[UInt8]?]) {
             let allocator = ByteBufferAllocator()
             for connection in connections {
                 var frames = allocator.buffer(capacity: connection.capacity(payloads))
                 var count = 0
                 for run in connection.runs {
-                    guard let payload = payloads[run.shape] else { continue }
+                    guard let payload = payloads[run.plan] else { continue }
                     var start = 0
                     for end in run.ends {
                         RealtimeOutbox.appendTextFrame(run.prefixes[start..<end], payload, to: &frames)
@@ -38,8 +38,8 @@ struct DeliveryPlan: Sendable {
                     }
                     count += run.ends.count
                 }
-                for (shape, subscription) in connection.filtered where subscription.matches(data) {
-                    guard let payload = payloads[shape] else { continue }
+                for (plan, subscription) in connection.filtered where subscription.matches(data) {
+                    guard let payload = payloads[plan] else { continue }
                     RealtimeOutbox.appendTextFrame(subscription.dataPrefix[...], payload, to: &frames)
                     count += 1
                 }
@@ -52,25 +52,25 @@ struct DeliveryPlan: Sendable {
         let outbox: RealtimeOutbox
         let runs: [Run]
         /// Subscriptions with a filter or arguments, checked against each event.
-        let filtered: [(shape: Int, subscription: Subscription)]
+        let filtered: [(plan: Int, subscription: Subscription)]
 
         /// Enough bytes for every message, so framing never grows the buffer.
         func capacity(_ payloads: [[UInt8]?]) -> Int {
             var bytes = 0
-            for run in runs { bytes += run.prefixes.count + run.ends.count * ((payloads[run.shape]?.count ?? 0) + 10) }
-            for (shape, subscription) in filtered { bytes += subscription.dataPrefix.count + (payloads[shape]?.count ?? 0) + 11 }
+            for run in runs { bytes += run.prefixes.count + run.ends.count * ((payloads[run.plan]?.count ?? 0) + 10) }
+            for (plan, subscription) in filtered { bytes += subscription.dataPrefix.count + (payloads[plan]?.count ?? 0) + 11 }
             return bytes
         }
     }
 
-    /// Unfiltered subscriptions of one connection sharing one shape: their message prefixes end
+    /// Unfiltered subscriptions of one connection sharing one plan: their message prefixes end
     /// to end, each ending at the matching entry of `ends`.
     struct Run: Sendable {
-        let shape: Int
+        let plan: Int
         private(set) var prefixes: [UInt8] = []
         private(set) var ends: [Int] = []
 
-        init(shape: Int) { self.shape = shape }
+        init(plan: Int) { self.plan = plan }
 
         mutating func append(_ prefix: [UInt8]) {
             prefixes += prefix
@@ -79,31 +79,31 @@ struct DeliveryPlan: Sendable {
     }
 
     init(connections: some Sequence<(outbox: RealtimeOutbox, subscriptions: some Collection<Subscription>)>) {
-        var shapes: [EventPlan] = []
-        var shapeIndex: [ObjectIdentifier: Int] = [:]
+        var eventPlans: [EventPlan] = []
+        var planIndex: [ObjectIdentifier: Int] = [:]
         var loops: [ObjectIdentifier: (eventLoop: any EventLoop, connections: [Connection])] = [:]
         for (outbox, subscriptions) in connections {
             var runs: [Int: Run] = [:]
-            var filtered: [(shape: Int, subscription: Subscription)] = []
+            var filtered: [(plan: Int, subscription: Subscription)] = []
             for subscription in subscriptions {
-                let shape: Int
-                if let known = shapeIndex[ObjectIdentifier(subscription.shape)] {
-                    shape = known
+                let plan: Int
+                if let known = planIndex[ObjectIdentifier(subscription.eventPlan)] {
+                    plan = known
                 } else {
-                    shape = shapes.count
-                    shapes.append(subscription.shape)
-                    shapeIndex[ObjectIdentifier(subscription.shape)] = shape
+                    plan = eventPlans.count
+                    eventPlans.append(subscription.eventPlan)
+                    planIndex[ObjectIdentifier(subscription.eventPlan)] = plan
                 }
                 if subscription.takesEveryEvent {
-                    runs[shape, default: Run(shape: shape)].append(subscription.dataPrefix)
+                    runs[plan, default: Run(plan: plan)].append(subscription.dataPrefix)
                 } else {
-                    filtered.append((shape, subscription))
+                    filtered.append((plan, subscription))
                 }
             }
             let connection = Connection(outbox: outbox, runs: Array(runs.values), filtered: filtered)
             loops[ObjectIdentifier(outbox.eventLoop), default: (outbox.eventLoop, [])].connections.append(connection)
         }
-        self.shapes = shapes
+        self.eventPlans = eventPlans
         self.loops = loops.values.map { Loop(eventLoop: $0.eventLoop, connections: $0.connections) }
     }
 }

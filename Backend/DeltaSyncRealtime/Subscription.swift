@@ -8,7 +8,8 @@ final class Subscription: Sendable {
     let outbox: RealtimeOutbox
     /// The mutations whose events it receives (`@aws_subscribe(mutations:)`).
     let mutations: [String]
-    let shape: EventPlan
+    /// How its events are written; shared with identical subscriptions.
+    let eventPlan: EventPlan
     /// The `filter` argument; `.all` without one.
     let filter: QueryPredicate
     /// The other arguments: each must equal the same-named field of the event (an explicit
@@ -18,13 +19,13 @@ final class Subscription: Sendable {
     let dataPrefix: [UInt8]
 
     init(
-        id: String, outbox: RealtimeOutbox, mutations: [String], shape: EventPlan, filter: QueryPredicate,
+        id: String, outbox: RealtimeOutbox, mutations: [String], eventPlan: EventPlan, filter: QueryPredicate,
         argumentFilters: [(field: String, value: JSONValue)]
     ) {
         self.id = id
         self.outbox = outbox
         self.mutations = mutations
-        self.shape = shape
+        self.eventPlan = eventPlan
         self.filter = filter
         self.argumentFilters = argumentFilters
         self.dataPrefix = RealtimeServerMessage.dataPrefix(id: id)

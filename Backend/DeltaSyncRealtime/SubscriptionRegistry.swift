@@ -89,8 +89,8 @@ package final class SubscriptionRegistry: Sendable {
                 state.delivered[key] = (version, now)
             }
             guard let plan = state.plan(for: event.mutation) else { return }
-            let payloads = plan.shapes.map { shape -> [UInt8]? in
-                var payload = shape.payload(for: event.data)
+            let payloads = plan.eventPlans.map { eventPlan -> [UInt8]? in
+                var payload = eventPlan.payload(for: event.data)
                 guard payload.count <= maxEventBytes else {
                     logger.warning(
                         "event not delivered: larger than the realtime limit",

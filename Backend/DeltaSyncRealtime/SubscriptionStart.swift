@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 struct SubscriptionStart: Sendable {
     let executor: RequestExecutor
     let apiKey: String
-    let shapes = ShapeCache()
+    let eventPlans = EventPlanCache()
 
     /// - Returns: the subscription, or the errors for the `error` message (AppSync's shapes).
     func subscription(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox) -> Result<Subscription, ResponseErrors> {
@@ -79,11 +79,11 @@ struct SubscriptionStart: Sendable {
             }
         }
 
-        let shape = try shapes.shape(request: request, key: field.alias?.value ?? name) {
+        let eventPlan = try eventPlans.plan(request: request, key: field.alias?.value ?? name) {
             try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema)
         }
         return Subscription(
-            id: id, outbox: outbox, mutations: mutations, shape: shape, filter: filter, argumentFilters: argumentFilters)
+            id: id, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter, argumentFilters: argumentFilters)
     }
 
     /// An argument's value with variables substituted; `nil` for an unsupplied variable.
@@ -110,7 +110,7 @@ struct SubscriptionStart: Sendable {
 
 /// Event plans by request, so identical subscriptions share one and an event is written once
 /// for all of them. Bounded like the document cache.
-final class ShapeCache: Sendable {
+final class EventPlanCache: Sendable {
     private struct Key: Hashable {
         let query: String
         let operationName: String?
@@ -118,20 +118,20 @@ final class ShapeCache: Sendable {
         let rootKey: String
     }
 
-    private let shapes = NIOLockedValueBox<[Key: EventPlan]>([:])
+    private let plans = NIOLockedValueBox<[Key: EventPlan]>([:])
     private let capacity = 1024
 
-    func shape(request: OperationRequest, key rootKey: String, plan: () throws -> EventPlan) throws -> EventPlan {
+    func plan(request: OperationRequest, key rootKey: String, make: () throws -> EventPlan) throws -> EventPlan {
         let key = Key(
             query: request.query, operationName: request.operationName,
             variables: JSONValue.object(request.variables).jsonText, rootKey: rootKey)
-        if let shape = shapes.withLockedValue({ $0[key] }) { return shape }
-        let shape = try plan()
-        return shapes.withLockedValue { shapes in
-            if shapes.count >= capacity { shapes.removeAll(keepingCapacity: true) }
-            if let existing = shapes[key] { return existing }
-            shapes[key] = shape
-            return shape
+        if let plan = plans.withLockedValue({ $0[key] }) { return plan }
+        let plan = try make()
+        return plans.withLockedValue { plans in
+            if plans.count >= capacity { plans.removeAll(keepingCapacity: true) }
+            if let existing = plans[key] { return existing }
+            plans[key] = plan
+            return plan
         }
     }
 }

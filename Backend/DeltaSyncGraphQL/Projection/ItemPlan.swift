@@ -33,10 +33,13 @@ struct ItemPlan: Sendable {
         /// A scalar or enum that serialises exactly as stored (most fields).
         case stored(String, required: String?)
         /// Floats and non-model objects; the sub-selection is expanded once, here.
-        case value(DeltaSyncSchema.Field, subFields: FieldsBox?)
-        case relation(DeltaSyncSchema.Field, Relation, nested: ItemPlan)
+        ///
+        /// The large payloads are `indirect`: every field of every item copies its entry, and a
+        /// small entry copies with one retain.
+        indirect case value(DeltaSyncSchema.Field, subFields: FieldsBox?)
+        indirect case relation(DeltaSyncSchema.Field, Relation, nested: ItemPlan)
         /// A `@hasMany` connection carried by an event (never in a ``Purpose/response`` plan).
-        case connection(DeltaSyncSchema.Field, ConnectionPlan)
+        indirect case connection(DeltaSyncSchema.Field, ConnectionPlan)
 
         /// Whether a null here nulls the parent.
         var isRequired: Bool {
@@ -49,8 +52,9 @@ struct ItemPlan: Sendable {
         }
     }
 
-    /// One selected field.
-    struct Member: Sendable {
+    /// One selected field. A class: writing an item visits every member, and copying a struct
+    /// holding these strings and the entry cost more than the rest of the visit.
+    final class Member: Sendable {
         /// The response key.
         let key: String
         /// `"key":`, rendered once.
@@ -58,6 +62,13 @@ struct ItemPlan: Sendable {
         /// The schema field, as ``FieldAuthorization`` names it.
         let field: String
         let entry: Entry
+
+        init(key: String, renderedKey: [UInt8], field: String, entry: Entry) {
+            self.key = key
+            self.renderedKey = renderedKey
+            self.field = field
+            self.entry = entry
+        }
     }
 
     /// The model's name: the parent type in error messages.
@@ -68,11 +79,9 @@ struct ItemPlan: Sendable {
     /// Whether writing an item needs other reads.
     let hasRelations: Bool
 
-    /// Whether a missing value is an error (everywhere but error data).
-    var completes: Bool {
-        if case .errorData = purpose { return false }
-        return true
-    }
+    /// Whether a missing value is an error (everywhere but error data). Stored: it is read for
+    /// every field of every item.
+    let completes: Bool
 
     /// AST values are immutable once parsed; boxes let them ride in `Sendable` plans.
     struct FieldsBox: @unchecked Sendable { let fields: [GraphQL.Field] }
@@ -137,6 +146,7 @@ struct ItemPlan: Sendable {
         self.members = members
         self.fragments = FragmentsBox(fragments: fragments)
         self.purpose = purpose
+        if case .errorData = purpose { completes = false } else { completes = true }
         if case .event = purpose {
             hasRelations = false
         } else {

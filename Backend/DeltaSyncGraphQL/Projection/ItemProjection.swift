@@ -113,7 +113,7 @@ struct ItemProjection: Sendable {
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
             let written: Bool
-            if let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) {
+            if authorization != nil, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) {
                 written = denied
             } else if case .relation(let field, let relation, let nested) = member.entry {
                 written = await project(relation, of: field, nested: nested, of: item, plan: plan, into: &out, failures: &failures)
@@ -150,9 +150,12 @@ struct ItemProjection: Sendable {
         let object = ObjectText(&out)
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
-            let written =
-                denied(member, of: item, plan: plan, into: &out, failures: &failures)
-                ?? write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
+            let written: Bool
+            if authorization != nil, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) {
+                written = denied
+            } else {
+                written = write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
+            }
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
         return object.finish(into: &out)
