@@ -295,6 +295,7 @@ let package = Package(
             dependencies: [
                 "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting", "DeltaSyncTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -313,6 +314,7 @@ let package = Package(
             name: "DeltaSyncClientTests",
             dependencies: ["DeltaSyncClient", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/DeltaSyncClientTests",
+            resources: [.copy("Fixtures")],
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
         .testTarget(

@@ -318,8 +318,19 @@ public final class DataStore: Sendable {
     // MARK: - Pending mutations and sync state
 
     /// The outbox, oldest first.
+    ///
+    /// A row that cannot be read is left out and given to the error handler; the sender removes
+    /// it without sending it.
     public func pendingMutations() async throws(DataStoreError) -> [OutboxMutation] {
-        try await read { db in try Outbox.all(db) }
+        let entries = try await read { db in try Outbox.entries(db) }
+        var mutations: [OutboxMutation] = []
+        for entry in entries {
+            switch entry {
+            case .success(let mutation): mutations.append(mutation)
+            case .failure(let error): report(error)
+            }
+        }
+        return mutations
     }
 
     /// The sync state of every model that synced.

@@ -27,6 +27,10 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Outbox mutations that no longer fit the schema after it changed; reported through the
     /// error handler and removed from the outbox.
     case pendingMutationsDropped(model: String, count: Int, reason: String)
+    /// An outbox row that cannot be read (changed outside DeltaSync, or damaged). It is
+    /// removed without being sent, and reported through the error handler and
+    /// ``DataStoreEvent/outboxMutationDropped(_:)``.
+    case unreadableOutboxMutation(sequence: Int64, model: String, reason: String)
 
     public var description: String {
         switch self {
@@ -50,6 +54,8 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return "Sync was stopped before it was ready. Call start() to sync again."
         case .pendingMutationsDropped(let model, let count, let reason):
             return "\(count) pending \(model) mutation(s) were removed from the outbox: \(reason)."
+        case .unreadableOutboxMutation(let sequence, let model, let reason):
+            return "Pending \(model) mutation #\(sequence) cannot be read (\(reason)); it was removed from the outbox without being sent. The database file was changed outside DeltaSync or is damaged."
         }
     }
 }

@@ -60,26 +60,27 @@ struct LocalDatabase: Sendable {
         let database = LocalDatabase(writer: writer, tables: tables, schema: schema, usage: ConnectionUsage(writer))
         // A file whose tables have another layout is rebuilt like one made for another schema.
         let version = "\(SchemaVersion.hash(registry.schemaText))-\(Self.layoutRevision)"
+        try ClientTables.migrator.migrate(writer)
         let dropped = try writer.write { db in try database.migrate(db, version: version) }
         return (database, dropped)
     }
 
+    /// Rebuilds the models' tables when the schema or their layout changed (the DataStore's
+    /// own tables are migrated by ``ClientTables`` before).
     private func migrate(_ db: Database, version: String) throws -> [DataStoreError] {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS deltasync_client_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
-        try Outbox.create(db)
-        try ModelSyncMetadata.create(db)
         let stored = try String.fetchOne(db, sql: "SELECT value FROM deltasync_client_meta WHERE key = 'schemaVersion'")
         var dropped: [DataStoreError] = []
         if stored != version {
             let previous = try String.fetchOne(db, sql: "SELECT value FROM deltasync_client_meta WHERE key = 'modelTables'")
             let previousTables = previous.flatMap { try? JSONValue(parsing: $0).arrayValue?.compactMap(\.stringValue) } ?? []
-            let pending = try Outbox.all(db)
+            let (pending, unreadable) = try Outbox.takeReadable(db)
+            dropped += unreadable
             for name in previousTables where try db.tableExists(name) {
                 try db.execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
             }
             try ModelSyncMetadata.removeAll(db)
             try createTables(db)
-            dropped = try keepFitting(pending, db)
+            dropped += try keepFitting(pending, db)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO deltasync_client_meta (key, value) VALUES ('schemaVersion', ?), ('modelTables', ?)",
                 arguments: [version, JSONValue.array(tables.keys.sorted().map { .string($0) }).jsonText])

@@ -11,26 +11,34 @@ public struct ModelSyncMetadata: Sendable, Equatable {
 }
 
 extension ModelSyncMetadata {
-    static func create(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS deltasync_model_sync (
-                model TEXT PRIMARY KEY NOT NULL, lastSync INTEGER, syncExpression TEXT
-            ) WITHOUT ROWID
-            """)
-    }
-
     static func fetch(_ db: Database, model: String) throws -> ModelSyncMetadata? {
-        try Row.fetchOne(db, sql: "SELECT lastSync, syncExpression FROM deltasync_model_sync WHERE model = ?", arguments: [model])
-            .map { ModelSyncMetadata(modelName: model, lastSync: $0["lastSync"], syncExpression: $0["syncExpression"]) }
+        try ModelSyncRecord.fetchOne(db, key: model)?.metadata
     }
 
     func save(_ db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO deltasync_model_sync (model, lastSync, syncExpression) VALUES (?, ?, ?)",
-            arguments: [modelName, lastSync, syncExpression])
+        try ModelSyncRecord(self).insert(db, onConflict: .replace)
     }
 
     static func removeAll(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM deltasync_model_sync")
+        _ = try ModelSyncRecord.deleteAll(db)
+    }
+}
+
+/// A model's row of the sync state table.
+struct ModelSyncRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = ClientTables.modelSync
+
+    var model: String
+    var lastSync: Int?
+    var syncExpression: String?
+
+    init(_ metadata: ModelSyncMetadata) {
+        model = metadata.modelName
+        lastSync = metadata.lastSync
+        syncExpression = metadata.syncExpression
+    }
+
+    var metadata: ModelSyncMetadata {
+        ModelSyncMetadata(modelName: model, lastSync: lastSync, syncExpression: syncExpression)
     }
 }

@@ -18,28 +18,12 @@ public struct OutboxMutation: Sendable, Equatable {
 
 /// The persisted outbox table: pending mutations, oldest first. Written in the same
 /// transaction as the model change it records.
+///
+/// The table is created by ``ClientTables``. A plain rowid `sequence` (no AUTOINCREMENT, which
+/// writes `sqlite_sequence` on every save) numbers a new mutation after every pending one, which
+/// is all FIFO needs. A number can come back only after its mutation is removed, and only the
+/// sender removes the one it sends.
 enum Outbox {
-    static let table = "deltasync_outbox"
-
-    static func create(_ db: Database) throws {
-        // A plain rowid (no AUTOINCREMENT, which writes sqlite_sequence on every save) numbers
-        // a new mutation after every pending one, which is all FIFO needs. A number can come
-        // back only after its mutation is removed, and only the sender removes the one it sends.
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS deltasync_outbox (
-                sequence INTEGER PRIMARY KEY,
-                model TEXT NOT NULL,
-                modelID TEXT NOT NULL,
-                mutationType TEXT NOT NULL,
-                item TEXT NOT NULL,
-                condition TEXT,
-                createdAt INTEGER NOT NULL,
-                inProcess INTEGER NOT NULL DEFAULT 0
-            );
-            CREATE INDEX IF NOT EXISTS deltasync_outbox_item ON deltasync_outbox (model, modelID);
-            """)
-    }
-
     /// Records a local change. It is merged into the item's oldest pending mutation that is not
     /// being sent when Amplify's rules allow (neither has a condition): create then update stays
     /// a create with the new fields, update then update or delete then delete keeps the newest,
@@ -101,25 +85,41 @@ enum Outbox {
         try db.execute(sql: "UPDATE deltasync_outbox SET inProcess = 0 WHERE inProcess <> 0")
     }
 
-    static func all(_ db: Database, limit: Int = -1) throws -> [OutboxMutation] {
-        try Row.fetchAll(
-            db, sql: "SELECT sequence, model, modelID, mutationType, item, condition FROM deltasync_outbox ORDER BY sequence LIMIT ?",
-            arguments: [limit])
-            .map { row in
-                let item = (try? JSONValue(parsing: row["item"]))?.objectValue ?? [:]
-                let condition = (row["condition"] as String?).flatMap { try? JSONValue(parsing: $0) }
-                return OutboxMutation(
-                    sequence: row["sequence"], modelName: row["model"], modelID: row["modelID"],
-                    mutationType: MutationType(rawValue: row["mutationType"]) ?? .update, item: item, condition: condition)
+    /// The pending mutations, oldest first, at most `limit`. A row that cannot be read
+    /// (``OutboxRecord/mutation()``) is removed in this transaction and returned as its error,
+    /// for the caller to report: it is never sent.
+    static func takeReadable(_ db: Database, limit: Int? = nil) throws -> (mutations: [OutboxMutation], unreadable: [DataStoreError]) {
+        var mutations: [OutboxMutation] = []
+        var unreadable: [DataStoreError] = []
+        var after = Int64.min
+        while true {
+            let wanted = limit.map { $0 - mutations.count } ?? -1
+            guard wanted != 0 else { break }
+            let batch = try OutboxRecord.filter(Column("sequence") > after).order(Column("sequence")).limit(wanted).fetchAll(db)
+            for record in batch {
+                after = record.sequence
+                do {
+                    mutations.append(try record.mutation())
+                } catch {
+                    try remove(db, sequence: record.sequence)
+                    unreadable.append(error)
+                }
             }
+            if batch.isEmpty || limit == nil { break }
+        }
+        return (mutations, unreadable)
+    }
+
+    /// The pending mutations, oldest first, each or the error of its unreadable row, without
+    /// changing anything.
+    static func entries(_ db: Database, limit: Int? = nil) throws -> [Result<OutboxMutation, DataStoreError>] {
+        try OutboxRecord.order(Column("sequence")).limit(limit ?? -1).fetchAll(db).map { record in
+            Result { () throws(DataStoreError) in try record.mutation() }
+        }
     }
 
     static func remove(_ db: Database, sequence: Int64) throws {
         try db.execute(sql: "DELETE FROM deltasync_outbox WHERE sequence = ?", arguments: [sequence])
-    }
-
-    static func first(_ db: Database) throws -> OutboxMutation? {
-        try all(db, limit: 1).first
     }
 
     static func isEmpty(_ db: Database) throws -> Bool {

@@ -39,7 +39,7 @@ extension DataStore {
         heldBack.withLock { $0 = [:] }
         try await write { db in
             for table in self.database.tables.values { try db.execute(sql: "DELETE FROM \(table.quotedName)") }
-            try db.execute(sql: "DELETE FROM \(Outbox.table)")
+            try db.execute(sql: "DELETE FROM \(ClientTables.outbox)")
             try ModelSyncMetadata.removeAll(db)
             return []
         }

@@ -32,6 +32,9 @@ public enum DataStoreEvent: Sendable {
     case conditionalSaveFailed(MutationEvent)
     /// A change from the backend (a sync page or a subscription) was stored locally.
     case syncReceived(MutationEvent)
+    /// A pending change was removed from the outbox without being sent; the error says why
+    /// (also given to the error handler).
+    case outboxMutationDropped(DataStoreError)
 }
 
 /// One model change travelling between the device and the backend.

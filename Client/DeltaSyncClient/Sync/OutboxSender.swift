@@ -131,16 +131,24 @@ extension DataStore {
         return try await client.execute(document, variables: ModelIdentifier(of: mutation.item, in: model).item).data[field].objectValue
     }
 
-    /// The oldest pending mutation, marked as being sent.
+    /// The oldest pending mutation, marked as being sent. Unreadable rows before it are
+    /// removed and reported, never sent.
     private func takeNext() async throws(DataStoreError) -> OutboxMutation? {
-        let next = Locked<OutboxMutation?>(nil)
+        let next = Locked<(mutation: OutboxMutation?, unreadable: [DataStoreError])>((nil, []))
         try await write { db in
-            let mutation = try Outbox.first(db)
+            let (mutations, unreadable) = try Outbox.takeReadable(db, limit: 1)
+            let mutation = mutations.first
             if let mutation { try Outbox.markInProcess(db, sequence: mutation.sequence) }
-            next.withLock { $0 = mutation }
+            if !unreadable.isEmpty { try self.publishOutboxStatus(db) }
+            next.withLock { $0 = (mutation, unreadable) }
             return []
         }
-        return next.withLock { $0 }
+        let (mutation, unreadable) = next.withLock { $0 }
+        for error in unreadable {
+            report(error)
+            eventBus.publish(.outboxMutationDropped(error))
+        }
+        return mutation
     }
 
     /// The mutation's `input`: the key and `_version` for a delete; otherwise the stored
