@@ -32,7 +32,7 @@ struct ClientTablesTests {
             let pending = try await store.pendingMutations()
             #expect(pending.map { "\($0.modelName) \($0.modelID) \($0.mutationType.rawValue)" } == ["Blog b1 create", "Post p1 create"])
             #expect(pending.last?.item["title"] == "Pending post")
-            #expect(try await store.syncMetadata(for: "Post")?.lastSync == 1_763_900_000_000)
+            #expect(try await store.syncMetadata(for: Post.self)?.lastSync == 1_763_900_000_000)
         }
         let applied = try await DatabaseQueue(path: file.path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")

@@ -171,7 +171,7 @@ struct SyncTests {
             try await reader.start()
             #expect(try await reader.query(Post.self).count == 3)
             #expect(errors.errors == [.syncMaxRecordsReached(model: "Post", limit: 3)])
-            #expect(try await reader.syncMetadata(for: "Post") == nil, "not marked synced: the next sync is full again")
+            #expect(try await reader.syncMetadata(for: Post.self) == nil, "not marked synced: the next sync is full again")
         }
     }
 

@@ -286,10 +286,10 @@ public final class DataStore: Sendable {
     /// (a sync page is one), and when `M` finishes syncing (``QuerySnapshot/isSynced``).
     public func observeQuery<M: Model>(
         for type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
-    ) -> AsyncThrowingStream<QuerySnapshot<M>, any Error> {
+    ) -> QuerySnapshots<M> {
         engine?.ensureStarted()
         let updates = feed.subscribe()
-        return AsyncThrowingStream { continuation in
+        return QuerySnapshots(AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     func snapshot() async throws -> QuerySnapshot<M> {
@@ -312,7 +312,7 @@ public final class DataStore: Sendable {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
+        })
     }
 
     // MARK: - Pending mutations and sync state
@@ -333,8 +333,18 @@ public final class DataStore: Sendable {
         return mutations
     }
 
-    /// The sync state of every model that synced.
-    public func syncMetadata(for modelName: String) async throws(DataStoreError) -> ModelSyncMetadata? {
+    /// The sync state of a model: when it last synced, with which expression; `nil` until it
+    /// synced once (and again after a schema change or `clear()`).
+    ///
+    /// ```swift
+    /// if let synced = try await store.syncMetadata(for: Post.self)?.lastSync { print("posts synced at \(synced)") }
+    /// ```
+    public func syncMetadata<M: Model>(for type: M.Type) async throws(DataStoreError) -> ModelSyncMetadata? {
+        try await syncMetadata(named: M.modelName)
+    }
+
+    /// ``syncMetadata(for:)`` by model name, for the sync engine.
+    func syncMetadata(named modelName: String) async throws(DataStoreError) -> ModelSyncMetadata? {
         try await read { db in try ModelSyncMetadata.fetch(db, model: modelName) }
     }
 

@@ -12,7 +12,7 @@ extension DataStore {
         let now = Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let interval = Int(configuration.syncInterval.components.seconds) * 1000
         var deltaFrom: Int?
-        if let stored = try await syncMetadata(for: model.name), stored.syncExpression == expressionText,
+        if let stored = try await syncMetadata(named: model.name), stored.syncExpression == expressionText,
             let last = stored.lastSync, last <= now, now - last < interval
         {
             deltaFrom = last
