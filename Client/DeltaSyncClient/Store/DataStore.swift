@@ -4,12 +4,6 @@ import DeltaSyncSchema
 import Foundation
 import GRDB
 
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#else
-import SQLite3
-#endif
-
 /// An offline-first store of the generated models, on a SQLite database on the device.
 ///
 /// Every call works without a network. Each save or delete writes the model and its outbox
@@ -262,7 +256,7 @@ public final class DataStore: Sendable {
         // a thousand-row query. A statement still stepping (a select run from inside another's
         // rows) is not reused.
         var statement = try db.cachedStatement(sql: query.sql)
-        if sqlite3_stmt_busy(statement.sqliteStatement) != 0 { statement = try db.makeStatement(sql: query.sql) }
+        if statement.isStepping { statement = try db.makeStatement(sql: query.sql) }
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(query.arguments))
         let row = ModelRow(table: table, handle: statement.sqliteStatement)
         while try rows.next() != nil { try each(row) }
