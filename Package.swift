@@ -310,6 +310,15 @@ let package = Package(
             path: "Tests/DeltaSyncNamingTests",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // ModelTable against GRDB's own reading and writing, on both layouts.
+        .testTarget(
+            name: "DeltaSyncSQLiteTests",
+            dependencies: [
+                "DeltaSyncSQLite", "DeltaSyncCore", "DeltaSyncSchema", "DeltaSyncTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/DeltaSyncSQLiteTests"
+        ),
         .testTarget(
             name: "DeltaSyncClientTests",
             dependencies: ["DeltaSyncClient", .product(name: "GRDB", package: "GRDB.swift")],
