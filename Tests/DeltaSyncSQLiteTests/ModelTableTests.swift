@@ -67,12 +67,16 @@ import Testing
         return queue
     }
 
+    /// An empty `Note` table in `layout`, and 300 random notes for it.
+    static func notes(layout: ModelTable.Layout, seed: UInt64) throws -> (ModelTable, DatabaseQueue, [Item]) {
+        let table = try Self.table("Note")
+        var random = SeededRandom(seed: seed)
+        return (table, try database(table, layout: layout), (0..<300).map { note($0, &random) })
+    }
+
     @Test(arguments: [ModelTable.Layout.clusteredByKey, .rowid])
     func writtenByTheTableReadByGRDB(layout: ModelTable.Layout) throws {
-        let table = try Self.table("Note")
-        let queue = try Self.database(table, layout: layout)
-        var random = SeededRandom(seed: 18)
-        let items = (0..<300).map { Self.note($0, &random) }
+        let (table, queue, items) = try Self.notes(layout: layout, seed: 18)
         try queue.write { db in
             for item in items { try table.put(item, in: db) }
         }
@@ -89,10 +93,7 @@ import Testing
 
     @Test(arguments: [ModelTable.Layout.clusteredByKey, .rowid])
     func writtenByGRDBReadByTheTable(layout: ModelTable.Layout) throws {
-        let table = try Self.table("Note")
-        let queue = try Self.database(table, layout: layout)
-        var random = SeededRandom(seed: 19)
-        let items = (0..<300).map { Self.note($0, &random) }
+        let (table, queue, items) = try Self.notes(layout: layout, seed: 19)
         try queue.write { db in
             for item in items {
                 let values = try table.columns.indices.map { try table.encode(Self.stored(item)[table.columns[$0].name] ?? .null, column: $0) }
