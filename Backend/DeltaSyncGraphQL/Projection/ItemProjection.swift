@@ -113,12 +113,12 @@ struct ItemProjection: Sendable {
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
             let written: Bool
-            if authorization != nil, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) {
-                written = denied
-            } else if case .relation(let field, let relation, let nested) = member.entry {
+            if case .relation(let field, let relation, let nested) = member.entry,
+                authorization?.denial(of: member.field, on: plan.typeName, in: item) == nil
+            {
                 written = await project(relation, of: field, nested: nested, of: item, plan: plan, into: &out, failures: &failures)
             } else {
-                written = write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
+                written = write(member, of: item, plan: plan, into: &out, failures: &failures)
             }
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
@@ -150,12 +150,7 @@ struct ItemProjection: Sendable {
         let object = ObjectText(&out)
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
-            let written: Bool
-            if authorization != nil, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) {
-                written = denied
-            } else {
-                written = write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
-            }
+            let written = write(member, of: item, plan: plan, into: &out, failures: &failures)
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
         return object.finish(into: &out)
@@ -165,6 +160,14 @@ struct ItemProjection: Sendable {
     /// `false` when it is null.
     func writeEvent(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
         write(item, plan: plan, into: &out, failures: &failures)
+    }
+
+    /// One member that reads nothing (or a denied relation); `false` when its object must be null.
+    private func write(
+        _ member: ItemPlan.Member, of item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]
+    ) -> Bool {
+        if authorization != nil, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) { return denied }
+        return write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
     }
 
     /// What ``FieldAuthorization`` says of `member`: `nil` when it may be read, otherwise
