@@ -15,6 +15,10 @@ let package = Package(
         .library(name: "DeltaSyncTesting", targets: ["DeltaSyncTesting"]),
         .library(name: "DeltaSyncSchema", targets: ["DeltaSyncSchema"]),
         .library(name: "DeltaSyncCore", targets: ["DeltaSyncCore"]),
+        // The offline store alone: generated models, queries, observation, the outbox. No
+        // networking and no GraphQL parser.
+        .library(name: "DeltaSyncLocalStore", targets: ["DeltaSyncLocalStore"]),
+        // The local store kept in step with an AppSync (or `deltasync serve`) backend.
         .library(name: "DeltaSyncClient", targets: ["DeltaSyncClient"]),
         .library(name: "DeltaSyncCodegen", targets: ["DeltaSyncCodegen"]),
         .executable(name: "deltasync-codegen", targets: ["deltasync-codegen"]),
@@ -41,11 +45,19 @@ let package = Package(
             name: "DeltaSyncCore",
             path: "Sources/DeltaSyncCore"
         ),
-        // Amplify schema model, parser and the AppSync transform.
+        // The description of a schema's models (`ModelSchema`, fields, keys, indexes, relations):
+        // what the parser produces and generated client models embed. No parser.
+        .target(
+            name: "DeltaSyncModelSchema",
+            dependencies: ["DeltaSyncCore"],
+            path: "Sources/DeltaSyncModelSchema"
+        ),
+        // Amplify schema parser and the AppSync transform.
         .target(
             name: "DeltaSyncSchema",
             dependencies: [
                 "DeltaSyncCore",
+                "DeltaSyncModelSchema",
                 .product(name: "GraphQL", package: "GraphQL"),
             ],
             path: "Sources/DeltaSyncSchema"
@@ -56,22 +68,35 @@ let package = Package(
             name: "DeltaSyncSQLite",
             dependencies: [
                 "DeltaSyncCore",
-                "DeltaSyncSchema",
+                "DeltaSyncModelSchema",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/DeltaSyncSQLite"
         ),
         // The offline-first DataStore for apps: generated models, a local SQLite store, the
-        // outbox. Builds for Apple platforms: no Linux-only API.
+        // outbox. Builds for Apple platforms: no Linux-only API. Links no networking and no
+        // GraphQL library (`scripts/check-local-store-links.sh`).
+        .target(
+            name: "DeltaSyncLocalStore",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncModelSchema",
+                "DeltaSyncSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+            ],
+            path: "Client/DeltaSyncLocalStore"
+        ),
+        // Sync on top of the local store: base and delta sync, the outbox sent, realtime.
         .target(
             name: "DeltaSyncClient",
             dependencies: [
                 "DeltaSyncCore",
-                "DeltaSyncSchema",
+                "DeltaSyncModelSchema",
+                "DeltaSyncLocalStore",
                 "DeltaSyncSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -251,6 +276,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "DeltaSyncClient",
+                "DeltaSyncLocalStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/ClientBenchmark",
@@ -261,6 +287,8 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "DeltaSyncClient",
+                "DeltaSyncLocalStore",
+                "DeltaSyncSchema",
                 "DeltaSyncServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -286,14 +314,15 @@ let package = Package(
         ),
         .testTarget(
             name: "DeltaSyncCodegenTests",
-            dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema", "DeltaSyncClient"],
+            dependencies: ["DeltaSyncCodegen", "DeltaSyncSchema"],
             path: "Tests/DeltaSyncCodegenTests"
         ),
         // The client syncing with a real server started in-process.
         .testTarget(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
-                "DeltaSyncClient", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting", "DeltaSyncTestSupport",
+                "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting",
+                "DeltaSyncTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -306,7 +335,7 @@ let package = Package(
         // Models generated from a schema whose names clash with generated code's own.
         .testTarget(
             name: "DeltaSyncNamingTests",
-            dependencies: ["DeltaSyncClient"],
+            dependencies: ["DeltaSyncLocalStore", "DeltaSyncSchema"],
             path: "Tests/DeltaSyncNamingTests",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
@@ -321,7 +350,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DeltaSyncClientTests",
-            dependencies: ["DeltaSyncClient", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/DeltaSyncClientTests",
             resources: [.copy("Fixtures")],
             plugins: [.plugin(name: "DeltaSyncModels")]

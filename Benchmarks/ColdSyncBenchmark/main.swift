@@ -5,6 +5,7 @@
 import AsyncHTTPClient
 import BenchmarkSupport
 import DeltaSyncClient
+import DeltaSyncSchema
 import DeltaSyncServer
 import Foundation
 import NIOCore

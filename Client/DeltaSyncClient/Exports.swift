@@ -1,4 +1,2 @@
-// Generated models and app code use these types (`Item`, `JSONValue`, `QueryPredicate`, the
-// schema description) through `import DeltaSyncClient` alone.
-@_exported import DeltaSyncCore
-@_exported import DeltaSyncSchema
+// Apps that sync import only this module: the local store comes with it.
+@_exported import DeltaSyncLocalStore

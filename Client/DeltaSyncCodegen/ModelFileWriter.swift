@@ -4,7 +4,7 @@ import DeltaSyncSchema
 /// its relations as lazily loaded references and lists, its schema description and typed keys
 /// for predicates.
 struct ModelFileWriter {
-    let model: Model
+    let model: ModelSchema
     let names: SwiftNames
 
     /// The nested type of typed keys: `Keys`, or `Fields` in a model named `Keys`.

@@ -1,8 +1,7 @@
 import DeltaSyncSchema
 
 /// The declaration of `DeltaSyncModels`, the `ModelRegistry` a `DataStore` opens with: the
-/// schema text itself, so the models' descriptions come from the same transform the server runs,
-/// and every model type.
+/// schema's version, its description as the server's parser reads it, and every model type.
 struct RegistryFileWriter {
     static let typeName = "DeltaSyncModels"
 
@@ -13,10 +12,13 @@ struct RegistryFileWriter {
     var declaration: SwiftSource {
         var source = SwiftSource()
         source.block("public enum \(Self.typeName): \(names.library("ModelRegistry"))") { body in
-            schemaTextLiteral(into: &body)
+            // Line breaks count as `\n` whatever the file used, as the text read them before.
+            let text = schemaText.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            body.line("/// Identifies the `schema.graphql` these models were generated from.")
+            body.line("public static let schemaVersion = \(SwiftLiteral.string(SchemaVersion.hash(text)))")
             body.line()
-            let amplifySchema = names.library("AmplifySchema")
-            body.line("public static let schema = \(amplifySchema).generated(schemaText)")
+            body.line("/// The schema's models, enums and non-model types, as the server reads them.")
+            SchemaDescriptionWriter(schema: schema, names: names).write(into: &body, assignedTo: "public static let schema =")
             body.line()
             body.line("public static let models: [any \(names.library("Model")).Type] = [")
             for model in schema.models {
@@ -25,17 +27,5 @@ struct RegistryFileWriter {
             body.line("]")
         }
         return source
-    }
-
-    /// A multi-line raw string holding the text unchanged but for line breaks, which become `\n`:
-    /// a multi-line literal reads every line break in its source as `\n` anyway.
-    private func schemaTextLiteral(into source: inout SwiftSource) {
-        let text = schemaText.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        let delimiter = SwiftLiteral.rawDelimiter(for: text)
-        source.line("public static let schemaText = \(delimiter)\"\"\"")
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            source.line(String(line))
-        }
-        source.line("\"\"\"\(delimiter)")
     }
 }

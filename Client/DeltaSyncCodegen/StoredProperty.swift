@@ -30,7 +30,7 @@ struct StoredProperty {
     /// Key fields are never optional. Timestamps Amplify adds are optional even though AppSync
     /// declares them non-null: the server sets them, so a model created on the device has none
     /// yet. A single `id: ID!` key defaults to a new UUID, as Amplify's clients create them.
-    static func properties(of model: Model, names: SwiftNames) -> [StoredProperty] {
+    static func properties(of model: ModelSchema, names: SwiftNames) -> [StoredProperty] {
         let keyFields = model.primaryKey.fields
         let serverSet = [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap { $0 }
         return model.storedFields.map { field in

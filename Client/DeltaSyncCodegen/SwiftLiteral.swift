@@ -25,23 +25,6 @@ enum SwiftLiteral {
         return literal + "\""
     }
 
-    /// The `#` delimiter of a raw string literal that can hold `text` unchanged: one more `#`
-    /// than the longest run of `#` after a `"` or `\` in the text, so nothing inside it can end
-    /// the literal (`"""#`) or start an escape (`\#`).
-    static func rawDelimiter(for text: String) -> String {
-        var longest = 0
-        var run: Int?
-        for character in text {
-            if character == "#" {
-                run = run.map { $0 + 1 }
-                longest = max(longest, run ?? 0)
-            } else {
-                run = character == "\"" || character == "\\" ? 0 : nil
-            }
-        }
-        return String(repeating: "#", count: longest + 1)
-    }
-
     /// The Swift expression for a field's `@default(value:)`, or `nil` when the generated type
     /// has no literal form for it (lists, `AWSJSON`, `AWSTimestamp`, non-model values): such a
     /// field then has no default in the initializer and the server applies it.

@@ -1,6 +1,6 @@
 import DeltaSyncSchema
 
-/// Generates the Swift models of an Amplify schema for the `DeltaSyncClient` DataStore.
+/// Generates the Swift models of an Amplify schema for the DeltaSync DataStore (`DeltaSyncLocalStore`, which `DeltaSyncClient` syncs).
 ///
 /// One file per model (join models of `@manyToMany` included), enum and non-model type, plus
 /// `DeltaSyncModels.swift`, the registry a `DataStore` opens with. The output depends only on
@@ -19,15 +19,15 @@ public struct SwiftModelGenerator {
     /// The name of the registry file, and of the single file ``singleFile()`` writes.
     public static let registryFileName = RegistryFileWriter.typeName + ".swift"
 
-    private static let imports = ["import DeltaSyncClient", "import Foundation"]
+    private static let imports = ["import DeltaSyncLocalStore", "import Foundation"]
 
     private let schema: AmplifySchema
     private let schemaText: String
 
     /// - Parameters:
     ///   - schema: The parsed schema.
-    ///   - schemaText: The text `schema` was parsed from, embedded in the registry so the app
-    ///     describes its models with the same transform the server runs.
+    ///   - schemaText: The text `schema` was parsed from: its hash is the registry's
+    ///     `schemaVersion`, which tells the local store when to rebuild its tables.
     public init(schema: AmplifySchema, schemaText: String) {
         self.schema = schema
         self.schemaText = schemaText

@@ -9,10 +9,10 @@ struct SwiftNames {
     static let libraryTypes: [String: String] = [
         "Bool": "Swift", "Double": "Swift", "Equatable": "Swift", "Sendable": "Swift", "Decoder": "Swift", "Encoder": "Swift",
         "Date": "Foundation", "UUID": "Foundation",
-        "AmplifySchema": "DeltaSyncClient", "DataStoreError": "DeltaSyncClient", "Item": "DeltaSyncClient",
-        "JSONValue": "DeltaSyncClient", "LazyList": "DeltaSyncClient", "LazyReference": "DeltaSyncClient", "Model": "DeltaSyncClient",
-        "ModelEnum": "DeltaSyncClient", "ModelRegistry": "DeltaSyncClient", "ModelRow": "DeltaSyncClient",
-        "NonModel": "DeltaSyncClient", "QueryField": "DeltaSyncClient", "Temporal": "DeltaSyncClient",
+        "AmplifySchema": "DeltaSyncLocalStore", "ModelSchema": "DeltaSyncLocalStore", "DataStoreError": "DeltaSyncLocalStore", "Item": "DeltaSyncLocalStore",
+        "JSONValue": "DeltaSyncLocalStore", "LazyList": "DeltaSyncLocalStore", "LazyReference": "DeltaSyncLocalStore", "Model": "DeltaSyncLocalStore",
+        "ModelEnum": "DeltaSyncLocalStore", "ModelRegistry": "DeltaSyncLocalStore", "ModelRow": "DeltaSyncLocalStore",
+        "NonModel": "DeltaSyncLocalStore", "QueryField": "DeltaSyncLocalStore", "Temporal": "DeltaSyncLocalStore",
     ]
 
     private let shadowed: Set<String>

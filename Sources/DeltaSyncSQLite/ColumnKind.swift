@@ -1,5 +1,5 @@
 import DeltaSyncCore
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 import Foundation
 import GRDB
 

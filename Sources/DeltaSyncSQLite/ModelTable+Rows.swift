@@ -1,5 +1,5 @@
 import DeltaSyncCore
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 import GRDB
 
 /// A model's rows by key: reading, writing and checking the values that go in.

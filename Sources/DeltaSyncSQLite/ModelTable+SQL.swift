@@ -1,5 +1,5 @@
 import DeltaSyncCore
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 import GRDB
 
 /// The SQL text of a model's table: its definition, indexes and batched inserts.

@@ -1,5 +1,5 @@
 import DeltaSyncCore
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 import GRDB
 
 
@@ -74,7 +74,7 @@ package struct ModelTable: Sendable {
 
     /// - Throws: ``AppSyncError`` (`InternalFailure`) when a key or index names a field the
     ///   model does not store.
-    package init(_ model: Model) throws {
+    package init(_ model: ModelSchema) throws {
         var columns: [Column] = []
         var columnIndex: [String: Int] = [:]
         func add(_ name: String, _ kind: ColumnKind) {

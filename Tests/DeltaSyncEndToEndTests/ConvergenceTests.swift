@@ -1,5 +1,6 @@
 import DeltaSyncClient
 import DeltaSyncCore
+import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncTestSupport
 import DeltaSyncTesting

@@ -1,4 +1,4 @@
-import DeltaSyncClient
+import DeltaSyncLocalStore
 import Foundation
 import Testing
 

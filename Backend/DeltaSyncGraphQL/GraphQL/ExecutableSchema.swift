@@ -21,9 +21,9 @@ package struct ExecutableSchema: Sendable {
     /// What a generated root field returns, for ``ResponsePlan``.
     enum RootField: Sendable {
         /// A model's connection: list, index and sync queries.
-        case page(Model)
+        case page(ModelSchema)
         /// A nullable object of a model: `get` queries and mutations.
-        case object(Model)
+        case object(ModelSchema)
     }
 
     /// The generated root field `name` of an operation of type `operation`.
@@ -37,7 +37,7 @@ package struct ExecutableSchema: Sendable {
 
     /// A generated mutation of a model, callable without the executor.
     struct ModelMutation: Sendable {
-        let model: Model
+        let model: ModelSchema
         let run: @Sendable (_ args: Map, _ field: MutationField) async throws -> ItemObject
     }
 
@@ -139,7 +139,7 @@ package struct ExecutableSchema: Sendable {
     /// A root connection field: when the request's plan projects its items, the resolver gets
     /// a writer for them and the page is set aside for the response.
     private static func connection(
-        _ model: Model, args: Map, maxPage: Int, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
+        _ model: ModelSchema, args: Map, maxPage: Int, context: Any, info: GraphQLResolveInfo, projection: ItemProjection,
         resolve: (ItemProjection.ItemArrayWriter?) async throws -> Connection
     ) async throws -> Connection {
         guard let scope = context as? RequestScope, let (key, root) = scope.root(info), case .page(let page) = root else {

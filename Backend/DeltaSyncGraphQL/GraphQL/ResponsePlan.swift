@@ -108,7 +108,7 @@ struct ResponsePlan: Sendable {
     /// A connection's selection with one plain `items` field and nothing else that could
     /// merge into it.
     private static func page(
-        _ model: Model, selection: SelectionSet, fragments: [String: FragmentDefinition], schema: ExecutableSchema
+        _ model: ModelSchema, selection: SelectionSet, fragments: [String: FragmentDefinition], schema: ExecutableSchema
     ) -> PagePlan? {
         var itemsFields: [GraphQL.Field] = []
         var keys: [String] = []

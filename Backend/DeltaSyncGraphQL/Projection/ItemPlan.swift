@@ -92,8 +92,8 @@ struct ItemPlan: Sendable {
     ///
     /// - Parameter models: the model of a relation's related type.
     init?(
-        _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: Purpose = .response,
-        models: (String) -> Model
+        _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: Purpose = .response,
+        models: (String) -> ModelSchema
     ) {
         guard let fields = Self.collect(selection, fragments: fragments, purpose: purpose) else { return nil }
         var members: [Member] = []
@@ -234,8 +234,8 @@ struct ConnectionPlan: Sendable {
     let members: [(key: String, renderedKey: [UInt8], member: Member)]
 
     init(
-        _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: ItemPlan.Purpose,
-        models: (String) -> Model
+        _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: ItemPlan.Purpose,
+        models: (String) -> ModelSchema
     ) {
         typeName = "Model\(model.name)Connection"
         var members: [(key: String, renderedKey: [UInt8], member: Member)] = []

@@ -27,7 +27,7 @@ struct ItemProjection: Sendable {
 
     /// The plan of `selection` on `model`'s items; `nil` where the executor must complete them.
     func plan(
-        _ model: Model, selection: [SelectionSet], fragments: [String: FragmentDefinition],
+        _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition],
         purpose: ItemPlan.Purpose = .response
     ) -> ItemPlan? {
         ItemPlan(model, selection: selection, fragments: fragments, purpose: purpose, models: queries.environment.model)
@@ -95,7 +95,7 @@ struct ItemProjection: Sendable {
 
     /// A failed mutation's `errors[].data`: the stored item projected onto the mutation's
     /// selection (``ItemPlan/Purpose/errorData(variables:)``), `null` if it cannot be planned.
-    func errorData(_ item: Item, model: Model, field: MutationField) async -> JSONValue {
+    func errorData(_ item: Item, model: ModelSchema, field: MutationField) async -> JSONValue {
         guard let plan = plan(model, selection: field.selections, fragments: field.fragments, purpose: .errorData(variables: field.variables))
         else { return .null }
         var out: [UInt8] = []

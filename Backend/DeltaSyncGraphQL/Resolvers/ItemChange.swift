@@ -10,7 +10,7 @@ struct ItemChange: Sendable {
     var touchesUpdatedAt: Bool
 
     /// Bumps the version, stamps the change time, writes the item and its delta.
-    func commit(model: Model, tx: any ItemWriteTransaction, now: Int, tombstoneTTL: Int
+    func commit(model: ModelSchema, tx: any ItemWriteTransaction, now: Int, tombstoneTTL: Int
     ) throws -> Item {
         var item = self.item
         let changedAt = try tx.stampChange(now: now)
@@ -28,7 +28,7 @@ struct ItemChange: Sendable {
 
     /// The stored item with the input's fields set (explicit nulls remove), or merged by
     /// Automerge's rules. Keys and `_version` never change this way.
-    static func applying(_ input: Item, to existing: Item, model: Model, merge: Bool) throws -> ItemChange {
+    static func applying(_ input: Item, to existing: Item, model: ModelSchema, merge: Bool) throws -> ItemChange {
         let ignored = Set(model.primaryKey.fields).union(["_version", "__typename"])
         let storedNames = Set(model.storedFields.map(\.name))
         let changes = input.filter { storedNames.contains($0.key) && !ignored.contains($0.key) }
@@ -46,7 +46,7 @@ struct ItemChange: Sendable {
     }
 
     /// A Lambda's RESOLVE item replaces the stored fields; keys and metadata stay the server's.
-    static func resolved(_ resolved: Item, over existing: Item, model: Model) -> ItemChange {
+    static func resolved(_ resolved: Item, over existing: Item, model: ModelSchema) -> ItemChange {
         var item: Item = [:]
         for field in model.storedFields { item[field.name] = resolved[field.name] }
         for name in model.primaryKey.fields + ["__typename", "_version", "_deleted", "_lastChangedAt", "_ttl"] {

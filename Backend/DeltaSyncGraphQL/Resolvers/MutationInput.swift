@@ -16,7 +16,7 @@ enum MutationInput {
         return input
     }
 
-    static func key(_ model: Model, from values: Item) throws(AppSyncError) -> Item {
+    static func key(_ model: ModelSchema, from values: Item) throws(AppSyncError) -> Item {
         var key: Item = [:]
         for field in model.primaryKey.fields {
             guard let value = values[field], !value.isNull else {
@@ -27,7 +27,7 @@ enum MutationInput {
         return key
     }
 
-    static func requireNonNullFields(_ model: Model, _ item: Item, ignoringTimestamps: Bool) throws(AppSyncError) {
+    static func requireNonNullFields(_ model: ModelSchema, _ item: Item, ignoringTimestamps: Bool) throws(AppSyncError) {
         let timestamps = [model.timestamps.createdAt, model.timestamps.updatedAt].compactMap { $0 }
         for field in model.storedFields where field.isRequired && (item[field.name] ?? .null).isNull {
             if timestamps.contains(field.name) && (ignoringTimestamps || field.name == model.timestamps.updatedAt) {

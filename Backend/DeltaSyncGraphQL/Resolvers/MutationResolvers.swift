@@ -17,7 +17,7 @@ struct MutationResolvers: Sendable {
     /// How often a Lambda-resolved write is retried when the item changed meanwhile.
     static let maxConflictAttempts = 5
 
-    func create(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
+    func create(_ model: ModelSchema, args: Map, field: MutationField) async throws -> ItemObject {
         let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
         var item: Item = [:]
@@ -57,12 +57,12 @@ struct MutationResolvers: Sendable {
         return ItemObject(item: created)
     }
 
-    func update(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
+    func update(_ model: ModelSchema, args: Map, field: MutationField) async throws -> ItemObject {
         try await change(model, args: args, field: field, isDelete: false)
     }
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
-    func delete(_ model: Model, args: Map, field: MutationField) async throws -> ItemObject {
+    func delete(_ model: ModelSchema, args: Map, field: MutationField) async throws -> ItemObject {
         try await change(model, args: args, field: field, isDelete: true)
     }
 
@@ -80,7 +80,7 @@ struct MutationResolvers: Sendable {
         case retry
     }
 
-    private func change(_ model: Model, args: Map, field: MutationField, isDelete: Bool) async throws -> ItemObject {
+    private func change(_ model: ModelSchema, args: Map, field: MutationField, isDelete: Bool) async throws -> ItemObject {
         let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
         let key = try MutationInput.key(model, from: input)
@@ -150,7 +150,7 @@ struct MutationResolvers: Sendable {
     /// Calls the Lambda handler outside any transaction, then writes its decision only if the
     /// item is still the one it decided on. `nil` means "changed meanwhile, decide again".
     private func decideWithLambda(
-        _ model: Model, key: Item, input: Item, args: Map, field: MutationField, existing: Item, isDelete: Bool
+        _ model: ModelSchema, key: Item, input: Item, args: Map, field: MutationField, existing: Item, isDelete: Bool
     ) async throws -> Item? {
         let sent = input["_version"]?.intValue ?? 0
         guard let lambda = environment.sync.lambda else {
@@ -217,7 +217,7 @@ struct MutationResolvers: Sendable {
     }
 
     private func record(
-        _ model: Model, _ key: Item, _ field: MutationField, _ sent: Int, _ existing: Item,
+        _ model: ModelSchema, _ key: Item, _ field: MutationField, _ sent: Int, _ existing: Item,
         _ handler: ConflictHandlerKind, _ outcome: String, _ resultVersion: Int?
     ) async {
         let record = ConflictRecord(
@@ -233,7 +233,7 @@ struct MutationResolvers: Sendable {
     /// and clients build their remote model from it: a nested object carrying fields they did
     /// not select (its own `_version`) makes amplify-js's generated relation setter throw, so
     /// its conflict handler would never run.
-    private func errorData(_ existing: Item, _ model: Model, _ field: MutationField) async -> JSONValue {
+    private func errorData(_ existing: Item, _ model: ModelSchema, _ field: MutationField) async -> JSONValue {
         await ItemProjection(schema: environment.schema, queries: queries).errorData(existing, model: model, field: field)
     }
 }

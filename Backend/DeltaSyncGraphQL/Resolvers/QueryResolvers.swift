@@ -10,7 +10,7 @@ struct QueryResolvers: Sendable {
     /// AppSync's generated resolvers evaluate 100 items when no `limit` is given.
     static let defaultLimit = 100
 
-    func get(_ model: Model, args: Map) async throws -> ItemObject? {
+    func get(_ model: ModelSchema, args: Map) async throws -> ItemObject? {
         var fields: Item = [:]
         for field in model.primaryKey.fields {
             guard let value = args.argument(field), !value.isNull else {
@@ -25,7 +25,7 @@ struct QueryResolvers: Sendable {
 
     /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
     func list(
-        _ model: Model, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+        _ model: ModelSchema, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         let key = model.primaryKey
         let access: ItemQuery.Access
@@ -42,7 +42,7 @@ struct QueryResolvers: Sendable {
 
     /// A `queryField` of an `@index`.
     func indexQuery(
-        _ model: Model, index: Index, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+        _ model: ModelSchema, index: Index, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         guard let partition = args.argument(index.partitionField), !partition.isNull else {
             throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
@@ -74,7 +74,7 @@ struct QueryResolvers: Sendable {
             }
             access = .index(index, partition: partition, sortKey: sortKey)
         } else {
-            for (field, value) in zip(relation.relatedFields, values) { filter = filter && .field(field, .eq(value)) }
+            for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
             access = .scan
         }
         return try await page(related, access: access, args: args, queryName: queryName, filter: filter)
@@ -90,7 +90,7 @@ struct QueryResolvers: Sendable {
             return try await environment.store.read { tx in try tx.get(related, key: key) }.map(ItemObject.init)
         }
         var filter = QueryPredicate.all
-        for (field, value) in zip(relation.relatedFields, values) { filter = filter && .field(field, .eq(value)) }
+        for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
         let query = ItemQuery(access: .scan, filter: filter, limit: Int.max)
         let found = try await environment.store.read { tx in try tx.query(related, query) }
         return found.items.first.map(ItemObject.init)
@@ -99,7 +99,7 @@ struct QueryResolvers: Sendable {
     // MARK: - Paging
 
     func page(
-        _ model: Model, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
+        _ model: ModelSchema, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
         writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
@@ -170,7 +170,7 @@ struct QueryResolvers: Sendable {
     }
 
     /// The index of `model` whose leading fields are `fields`: `""` for the primary key.
-    private func indexServing(_ fields: [String], in model: Model) -> String? {
+    private func indexServing(_ fields: [String], in model: ModelSchema) -> String? {
         if Array(model.primaryKey.fields.prefix(fields.count)) == fields { return "" }
         return model.indexes.first { Array(([$0.partitionField] + $0.sortKeyFields).prefix(fields.count)) == fields }?.name
     }

@@ -21,7 +21,7 @@ struct ResolvedPage: Sendable {
     /// Reads one page of `query`. With a writer, each item is written as it is read, while it
     /// is still in the CPU cache.
     static func read(
-        _ model: Model, _ query: ItemQuery, from store: any ItemStore, writer: ItemProjection.ItemArrayWriter?
+        _ model: ModelSchema, _ query: ItemQuery, from store: any ItemStore, writer: ItemProjection.ItemArrayWriter?
     ) async throws -> ResolvedPage {
         try await store.read { tx in
             guard let writer else { return ResolvedPage(try tx.query(model, query)) }

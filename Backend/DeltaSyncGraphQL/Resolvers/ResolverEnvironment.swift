@@ -45,7 +45,7 @@ package struct ResolverEnvironment: Sendable {
     /// 1_700_000_030.001 s into ...030_000 ms.
     var nowMilliseconds: Int { Int((clock().timeIntervalSince1970 * 1000).rounded()) }
 
-    func model(_ name: String) -> Model {
+    func model(_ name: String) -> ModelSchema {
         guard let model = schema.model(named: name) else {
             preconditionFailure("resolver wired for unknown model \(name)")
         }
@@ -73,7 +73,7 @@ package struct SyncSettings: Sendable {
         self.lambda = lambda
     }
 
-    func handler(for model: Model) -> ConflictHandlerKind {
+    func handler(for model: ModelSchema) -> ConflictHandlerKind {
         handlerOverride ?? handlers.handler(for: model.name)
     }
 }

@@ -8,7 +8,7 @@ import DeltaSyncStorage
 /// table. Anything else scans. The whole filter is still applied to what is read, so the plan
 /// changes cost, never results.
 enum SelectiveSyncPlan {
-    static func access(for model: Model, filter: JSONValue) -> ItemQuery.Access {
+    static func access(for model: ModelSchema, filter: JSONValue) -> ItemQuery.Access {
         guard let conjuncts = filter["and"].arrayValue, let first = conjuncts.first?.objectValue, first.count == 1,
             let (field, condition) = first.first, let ops = condition.objectValue, ops.count == 1,
             let partition = ops["eq"], !partition.isNull

@@ -17,7 +17,7 @@ struct SyncResolvers: Sendable {
     /// - Parameter writer: writes a base page's items as JSON while they are read (see
     ///   ``ResolvedPage``); `nil` to hand them to the executor.
     func sync(
-        _ model: Model, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?,
+        _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?,
         writer: ItemProjection.ItemArrayWriter?
     ) async throws -> Connection {
         let queryName = info.fieldName

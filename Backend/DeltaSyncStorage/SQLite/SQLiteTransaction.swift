@@ -11,14 +11,14 @@ struct SQLiteTransaction: ItemWriteTransaction {
 
     // MARK: - Reading
 
-    func get(_ model: Model, key: Item) throws -> Item? {
+    func get(_ model: ModelSchema, key: Item) throws -> Item? {
         try catalog.table(for: model).fetch(key: key, in: db)
     }
 
     /// Reads up to `limit + 1` rows in order: the first `limit` make the page (filtered by the
     /// SQL-compiled predicate, evaluated in the same statement), the extra one only tells
     /// whether a next page exists.
-    func query(_ model: Model, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd {
+    func query(_ model: ModelSchema, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd {
         let table = try catalog.table(for: model)
         guard query.limit >= 1 else {
             throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
@@ -49,12 +49,12 @@ struct SQLiteTransaction: ItemWriteTransaction {
 
     // MARK: - Writing
 
-    func put(_ model: Model, _ item: Item) throws {
+    func put(_ model: ModelSchema, _ item: Item) throws {
         try catalog.table(for: model).put(item, in: db)
     }
 
     @discardableResult
-    func remove(_ model: Model, key: Item) throws -> Bool {
+    func remove(_ model: ModelSchema, key: Item) throws -> Bool {
         let table = try catalog.table(for: model)
         let statement = try db.cachedStatement(sql: table.deleteByKeySQL)
         try statement.execute(arguments: StatementArguments(table.keyArguments(key)))
@@ -80,7 +80,7 @@ struct TableCatalog: Sendable {
         self.tables = tables
     }
 
-    func table(for model: Model) throws -> ModelTable {
+    func table(for model: ModelSchema) throws -> ModelTable {
         guard let table = tables[model.name] else {
             throw AppSyncError(.internalFailure, "Model \(model.name) is not in the schema this SQLiteItemStore was opened with. Open the store with the schema that declares it.")
         }

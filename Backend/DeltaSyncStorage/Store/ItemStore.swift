@@ -34,7 +34,7 @@ public protocol ItemStore: Sendable {
 public protocol ItemReadTransaction: SyncLogReader {
     /// The item with these primary key values (`["id": "1"]`, or every key field of a
     /// composite key), or `nil`.
-    func get(_ model: Model, key: Item) throws -> Item?
+    func get(_ model: ModelSchema, key: Item) throws -> Item?
 
     /// One page of a scan or index query, each item that passes the filter handed to `body`
     /// as it is read instead of being collected: a caller that turns items into something
@@ -45,12 +45,12 @@ public protocol ItemReadTransaction: SyncLogReader {
     ///         titles.append(item["title"]?.stringValue ?? "")
     ///     }
     ///     // end.lastEvaluated: pass it as the next query's `after`.
-    func query(_ model: Model, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd
+    func query(_ model: ModelSchema, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd
 }
 
 extension ItemReadTransaction {
     /// One page of a scan or index query.
-    public func query(_ model: Model, _ query: ItemQuery) throws -> ItemPage {
+    public func query(_ model: ModelSchema, _ query: ItemQuery) throws -> ItemPage {
         var items: [Item] = []
         let end = try self.query(model, query) { items.append($0) }
         return ItemPage(items: items, lastEvaluated: end.lastEvaluated, scanned: end.scanned)
@@ -60,11 +60,11 @@ extension ItemReadTransaction {
 /// Writing inside a transaction.
 public protocol ItemWriteTransaction: ItemReadTransaction, SyncLogWriter {
     /// Inserts or replaces the whole item (keyed by its primary key fields).
-    func put(_ model: Model, _ item: Item) throws
+    func put(_ model: ModelSchema, _ item: Item) throws
 
     /// Removes the item with these key values; `true` if one was there.
     @discardableResult
-    func remove(_ model: Model, key: Item) throws -> Bool
+    func remove(_ model: ModelSchema, key: Item) throws -> Bool
 }
 
 /// A page request: how to reach items, which to keep, and where to resume.

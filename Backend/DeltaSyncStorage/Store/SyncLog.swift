@@ -14,7 +14,7 @@ public protocol SyncLogWriter {
     func stampChange(now: Int) throws -> Int
 
     /// Appends the item as it is after a change (the full item, tombstones included).
-    func appendDelta(_ model: Model, item: Item, changedAt: Int) throws
+    func appendDelta(_ model: ModelSchema, item: Item, changedAt: Int) throws
 
     /// Keeps a record of a conflict and how it was settled.
     func recordConflict(_ record: ConflictRecord) throws
@@ -23,7 +23,7 @@ public protocol SyncLogWriter {
 public protocol SyncLogReader {
     /// One page of `model`'s changes made after `query.since`, oldest first.
     /// ``ItemPage/lastEvaluated`` resumes within the same `since`.
-    func deltas(_ model: Model, _ query: DeltaQuery) throws -> ItemPage
+    func deltas(_ model: ModelSchema, _ query: DeltaQuery) throws -> ItemPage
 
     /// The most recent conflicts, newest first, optionally of one model only.
     func conflicts(model: String?, limit: Int) throws -> [ConflictRecord]

@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 
 /// GraphQL over HTTP with an API key, as AppSync takes it.
-struct GraphQLClient: Sendable {
+struct GraphQLClient: GraphQLTransport {
     let endpoint: SyncEndpoint
 
     /// Fails at once when the backend refuses the connection: the sync engine decides when to
@@ -17,13 +17,7 @@ struct GraphQLClient: Sendable {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    struct Response: Sendable {
-        let data: JSONValue
-        /// AppSync's error objects (`errorType`, `message`, `data`, ...).
-        let errors: [JSONValue]
-    }
-
-    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> Response {
+    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse {
         var request = HTTPClientRequest(url: endpoint.url.absoluteString)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
@@ -45,6 +39,6 @@ struct GraphQLClient: Sendable {
         guard let parsed = try? JSONValue(parsing: text), case .object(let object) = parsed else {
             throw .network("\(endpoint.url) did not answer with GraphQL JSON: \(text.prefix(300))")
         }
-        return Response(data: object["data"] ?? .null, errors: object["errors"]?.arrayValue ?? [])
+        return GraphQLResponse(data: object["data"] ?? .null, errors: object["errors"]?.arrayValue ?? [])
     }
 }

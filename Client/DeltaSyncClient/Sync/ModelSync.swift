@@ -1,18 +1,27 @@
 import DeltaSyncCore
+import DeltaSyncLocalStore
 import Foundation
 
-extension DataStore {
-    /// Base or delta sync of one model: delta when it last synced within `syncInterval` with
-    /// the same sync expression, full otherwise; pages until the server has no more or
-    /// `syncMaxRecords` is reached. `nil` when the schema has no sync query for the model.
-    func sync(_ model: ModelSchema, expression: QueryPredicate, client: GraphQLClient) async throws(DataStoreError) -> ModelSyncedEvent? {
-        let documents = SyncDocuments(model: model, schema: database.schema)
+/// Base or delta sync of one model at a time: sync query pages from the transport, stored
+/// through ``RemoteApply``, and the model's sync state recorded when the last page is in.
+struct ModelSync: Sendable {
+    let store: LocalStore
+    let transport: any GraphQLTransport
+    let remoteApply: RemoteApply
+    let configuration: DataStoreConfiguration
+
+    /// Delta when the model last synced within `syncInterval` with the same sync expression,
+    /// full otherwise; pages until the server has no more or `syncMaxRecords` is reached. `nil`
+    /// when the schema has no sync query for the model.
+    func sync(_ model: ModelSchema, expression: QueryPredicate) async throws(DataStoreError) -> ModelSyncedEvent? {
+        let configuration = configuration
+        let documents = SyncDocuments(model: model, schema: store.schema)
         guard let query = documents.syncQuery, let field = model.operations.sync else { return nil }
         let expressionText = expression == .all ? nil : expression.filterInput.jsonText
         let now = Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let interval = Int(configuration.syncInterval.components.seconds) * 1000
         var deltaFrom: Int?
-        if let stored = try await syncMetadata(named: model.name), stored.syncExpression == expressionText,
+        if let stored = try await store.syncMetadata(model.name), stored.syncExpression == expressionText,
             let last = stored.lastSync, last <= now, now - last < interval
         {
             deltaFrom = last
@@ -28,7 +37,7 @@ extension DataStore {
                 "filter": expression.filterInput, "limit": .int(min(configuration.syncPageSize, configuration.syncMaxRecords - received)),
                 "nextToken": token, "lastSync": lastSync.map(JSONValue.int) ?? .null,
             ]
-            return try SyncPage(try await client.execute(query, variables: variables), field: field, model: model.name)
+            return try SyncPage(try await transport.execute(query, variables: variables), field: field, model: model.name)
         }
         var page = try await fetch(after: .null, received: 0)
         while true {
@@ -42,7 +51,7 @@ extension DataStore {
             // Selective sync: a record outside the expression is not stored; a tombstone is
             // applied whatever it holds, so a deleted item never lingers.
             let records = page.items.compactMap(\.objectValue).filter { $0["_deleted"]?.boolValue == true || expression.matches($0) }
-            let counts = try await applyRemote(model.name, records: records)
+            let counts = try await remoteApply.apply(model.name, records: records)
             total.added += counts.added
             total.updated += counts.updated
             total.deleted += counts.deleted
@@ -57,10 +66,10 @@ extension DataStore {
         }
 
         if !nextToken.isNull {
-            report(.syncMaxRecordsReached(model: model.name, limit: configuration.syncMaxRecords))
+            store.report(.syncMaxRecordsReached(model: model.name, limit: configuration.syncMaxRecords))
         } else {
             let synced = ModelSyncMetadata(modelName: model.name, lastSync: startedAt, syncExpression: expressionText)
-            try await write { db in
+            try await store.write { db in
                 try synced.save(db)
                 return []
             }
@@ -78,7 +87,7 @@ private struct SyncPage: Sendable {
 
     /// - Throws: ``DataStoreError/rejected(model:errorType:message:)`` when the answer holds no
     ///   page (the backend refused the query).
-    init(_ response: GraphQLClient.Response, field: String, model: String) throws(DataStoreError) {
+    init(_ response: GraphQLResponse, field: String, model: String) throws(DataStoreError) {
         let connection = response.data[field]
         guard case .array(let items) = connection["items"] else {
             let error = response.errors.first ?? .null

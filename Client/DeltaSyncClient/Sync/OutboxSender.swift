@@ -1,43 +1,50 @@
 import DeltaSyncCore
+import DeltaSyncLocalStore
 import DeltaSyncSQLite
 import GRDB
 
-extension DataStore {
-    /// Sends the outbox, oldest first, one mutation at a time, until it is empty.
-    ///
-    /// A network failure stops it with the mutation still pending (it is sent again when sync
-    /// restarts). A mutation the backend refuses is removed and reported:
-    /// `ConflictUnhandled` goes to the conflict handler, `ConditionalCheckFailedException` is
-    /// dropped as Amplify drops it, and the device takes the backend's version of the item so
-    /// it does not keep a change the backend never accepted.
-    func sendOutbox(client: GraphQLClient) async throws(DataStoreError) {
+/// Sends the outbox, oldest first, one mutation at a time, and stores what the backend answers.
+///
+/// A network failure stops it with the mutation still pending (it is sent again when sync
+/// restarts). A mutation the backend refuses is removed and reported: `ConflictUnhandled` goes
+/// to the conflict handler, `ConditionalCheckFailedException` is dropped as Amplify drops it,
+/// and the device takes the backend's version of the item so it does not keep a change the
+/// backend never accepted.
+struct OutboxSender: Sendable {
+    let store: LocalStore
+    let transport: any GraphQLTransport
+    let events: SyncEvents
+    let conflictHandler: @Sendable (DataStoreConflict) async -> ConflictResolution
+
+    /// Sends until the outbox is empty.
+    func send() async throws(DataStoreError) {
         while let mutation = try await takeNext() {
-            try await send(mutation, client: client)
+            try await send(mutation)
         }
     }
 
-    private func send(_ mutation: OutboxMutation, client: GraphQLClient) async throws(DataStoreError) {
-        guard let model = database.schema.model(named: mutation.modelName) else {
+    private func send(_ mutation: OutboxMutation) async throws(DataStoreError) {
+        guard let model = store.schema.model(named: mutation.modelName) else {
             try await finish(mutation, refusedWith: nil)
-            report(.rejected(model: mutation.modelName, errorType: "UnknownModel", message: "the schema has no model \(mutation.modelName)"))
+            store.report(.rejected(model: mutation.modelName, errorType: "UnknownModel", message: "the schema has no model \(mutation.modelName)"))
             return
         }
-        let outcome = try await execute(mutation.mutationType, item: Self.input(mutation, model: model), condition: mutation.condition, of: model, client: client)
+        let outcome = try await execute(mutation.mutationType, item: Self.input(mutation, model: model), condition: mutation.condition, of: model)
         switch outcome {
         case .accepted(let result):
             try await accept(mutation, result: result)
         case .refused(let errorType, let message, let remote):
             switch errorType {
             case "ConflictUnhandled":
-                try await resolveConflict(mutation, remote: remote, model: model, client: client)
+                try await resolveConflict(mutation, remote: remote, model: model)
             case "ConditionalCheckFailedException":
-                eventBus.publish(.conditionalSaveFailed(MutationEvent(
+                events.publish(.conditionalSaveFailed(MutationEvent(
                     modelName: model.name, modelID: mutation.modelID, mutationType: mutation.mutationType, item: mutation.item)))
-                report(.rejected(model: model.name, errorType: errorType, message: message))
-                try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model, client: client))
+                store.report(.rejected(model: model.name, errorType: errorType, message: message))
+                try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model))
             default:
-                report(.rejected(model: model.name, errorType: errorType, message: message))
-                try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model, client: client))
+                store.report(.rejected(model: model.name, errorType: errorType, message: message))
+                try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model))
             }
         }
     }
@@ -50,14 +57,14 @@ extension DataStore {
 
     /// Sends one create, update or delete.
     private func execute(
-        _ type: MutationType, item: Item, condition: JSONValue?, of model: ModelSchema, client: GraphQLClient
+        _ type: MutationType, item: Item, condition: JSONValue?, of model: ModelSchema
     ) async throws(DataStoreError) -> Outcome {
-        guard let (field, document) = SyncDocuments(model: model, schema: database.schema).mutation(type) else {
+        guard let (field, document) = SyncDocuments(model: model, schema: store.schema).mutation(type) else {
             return .refused(errorType: "OperationDisabled", message: "the schema has no \(type.rawValue) mutation for \(model.name)", remote: nil)
         }
         var variables: Item = ["input": .object(item)]
         if let condition { variables["condition"] = condition }
-        let response = try await client.execute(document, variables: variables)
+        let response = try await transport.execute(document, variables: variables)
         if case .object(let result) = response.data[field] { return .accepted(result) }
         let error = response.errors.first ?? .null
         return .refused(
@@ -67,7 +74,7 @@ extension DataStore {
 
     private func accept(_ mutation: OutboxMutation, result: Item) async throws(DataStoreError) {
         try await finish(mutation, result: result)
-        eventBus.publish(.outboxMutationProcessed(MutationEvent(
+        events.publish(.outboxMutationProcessed(MutationEvent(
             modelName: mutation.modelName, modelID: mutation.modelID, mutationType: mutation.mutationType, item: result)))
     }
 
@@ -75,20 +82,20 @@ extension DataStore {
     /// As Amplify: a deleted remote wins; otherwise the conflict handler decides, and a retry
     /// is sent once, based on the backend's version.
     private func resolveConflict(
-        _ mutation: OutboxMutation, remote: Item?, model: ModelSchema, client: GraphQLClient
+        _ mutation: OutboxMutation, remote: Item?, model: ModelSchema
     ) async throws(DataStoreError) {
         guard let remote, mutation.mutationType != .create, remote["_deleted"]?.boolValue != true,
-            let type = modelTypes[model.name],
+            let type = store.modelTypes[model.name],
             let local = try await localModel(mutation, type: type, model: model),
             let remoteModel = try? type.init(item: remote)
         else {
-            report(.rejected(model: model.name, errorType: "ConflictUnhandled", message: "the backend holds another version; it was kept"))
-            try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model, client: client))
+            store.report(.rejected(model: model.name, errorType: "ConflictUnhandled", message: "the backend holds another version; it was kept"))
+            try await finish(mutation, refusedWith: try await serverVersion(remote, of: mutation, model: model))
             return
         }
         let conflict = DataStoreConflict(modelName: model.name, mutationType: mutation.mutationType, local: local, remote: remoteModel)
         let retry: (type: MutationType, item: Item)
-        switch await configuration.conflictHandler(conflict) {
+        switch await conflictHandler(conflict) {
         case .applyRemote:
             try await finish(mutation, refusedWith: remote)
             return
@@ -100,11 +107,11 @@ extension DataStore {
         var item = retry.item
         item["_version"] = remote["_version"]
         if retry.type == .update { item = Self.withoutUnsetTimestamps(item, model: model) }
-        switch try await execute(retry.type, item: item, condition: mutation.condition, of: model, client: client) {
+        switch try await execute(retry.type, item: item, condition: mutation.condition, of: model) {
         case .accepted(let result):
             try await accept(mutation, result: result)
         case .refused(let errorType, let message, let newer):
-            report(.rejected(model: model.name, errorType: errorType, message: "the conflict retry was refused: \(message)"))
+            store.report(.rejected(model: model.name, errorType: errorType, message: "the conflict retry was refused: \(message)"))
             try await finish(mutation, refusedWith: newer ?? remote)
         }
     }
@@ -114,8 +121,8 @@ extension DataStore {
     private func localModel(_ mutation: OutboxMutation, type: any Model.Type, model: ModelSchema) async throws(DataStoreError) -> (any Model)? {
         var item = mutation.item
         if mutation.mutationType == .delete {
-            let table = try database.table(model.name)
-            guard let stored = try await read({ db in try table.fetch(key: mutation.item, in: db) }) else { return nil }
+            let table = try store.table(model.name)
+            guard let stored = try await store.read({ db in try table.fetch(key: mutation.item, in: db) }) else { return nil }
             item = stored
         }
         return try? type.init(item: item)
@@ -124,29 +131,29 @@ extension DataStore {
     /// The backend's version of a refused mutation's item: the one its error carried, else
     /// fetched (`getX`), so the device converges on what the backend holds.
     private func serverVersion(
-        _ remote: Item?, of mutation: OutboxMutation, model: ModelSchema, client: GraphQLClient
+        _ remote: Item?, of mutation: OutboxMutation, model: ModelSchema
     ) async throws(DataStoreError) -> Item? {
         if let remote { return remote }
-        guard let (field, document) = SyncDocuments(model: model, schema: database.schema).getQuery else { return nil }
-        return try await client.execute(document, variables: ModelIdentifier(of: mutation.item, in: model).item).data[field].objectValue
+        guard let (field, document) = SyncDocuments(model: model, schema: store.schema).getQuery else { return nil }
+        return try await transport.execute(document, variables: ModelIdentifier(of: mutation.item, in: model).item).data[field].objectValue
     }
 
     /// The oldest pending mutation, marked as being sent. Unreadable rows before it are
     /// removed and reported, never sent.
     private func takeNext() async throws(DataStoreError) -> OutboxMutation? {
         let next = Locked<(mutation: OutboxMutation?, unreadable: [DataStoreError])>((nil, []))
-        try await write { db in
+        try await store.write { db in
             let (mutations, unreadable) = try Outbox.takeReadable(db, limit: 1)
             let mutation = mutations.first
             if let mutation { try Outbox.markInProcess(db, sequence: mutation.sequence) }
-            if !unreadable.isEmpty { try self.publishOutboxStatus(db) }
+            if !unreadable.isEmpty { try events.publishOutboxStatus(after: db) }
             next.withLock { $0 = (mutation, unreadable) }
             return []
         }
         let (mutation, unreadable) = next.withLock { $0 }
         for error in unreadable {
-            report(error)
-            eventBus.publish(.outboxMutationDropped(error))
+            store.report(error)
+            events.publish(.outboxMutationDropped(error))
         }
         return mutation
     }
@@ -182,14 +189,14 @@ extension DataStore {
     /// - Parameter refused: the backend did not take the change, so `result` is its copy of
     ///   the item as it was, which replaces the local change even at the same `_version`.
     private func finish(_ mutation: OutboxMutation, result: Item?, refused: Bool = false) async throws(DataStoreError) {
-        let table = try database.table(mutation.modelName)
+        let table = try store.table(mutation.modelName)
         let model = mutation.modelName
-        try await write { db in
+        try await store.write { db in
             try Outbox.remove(db, sequence: mutation.sequence)
-            try self.publishOutboxStatus(db)
+            try events.publishOutboxStatus(after: db)
             let pending = try Outbox.hasPending(db, model: model, modelID: mutation.modelID)
             var newest = result
-            if !pending, let held = self.takeHeldBack(model: model, modelID: mutation.modelID),
+            if !pending, let held = store.takeHeldBack(model: model, modelID: mutation.modelID),
                 (held["_version"]?.intValue ?? 0) > (newest?["_version"]?.intValue ?? -1)
             {
                 newest = held

@@ -1,4 +1,4 @@
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 
 /// The GraphQL documents DataStore sends for one model, as Amplify's generate them: every
 /// stored field (non-model objects with all their fields), the sync metadata and `__typename`.

@@ -1,19 +1,23 @@
 import DeltaSyncCore
+import DeltaSyncLocalStore
 import Foundation
 import Logging
 
-/// Keeps a ``DataStore`` in step with its backend, as Amplify's sync engine does, for as long
+/// Keeps a local store in step with its backend, as Amplify's sync engine does, for as long
 /// as it runs:
 ///
 /// 1. open the create, update and delete subscriptions of every model and hold their events;
-/// 2. run each model's base or delta sync;
-/// 3. apply the held events, then every event as it arrives;
-/// 4. send the outbox, and every local change as it is made.
+/// 2. run each model's base or delta sync (``ModelSync``);
+/// 3. apply the held events, then every event as it arrives (``RemoteApply``);
+/// 4. send the outbox, and every local change as it is made (``OutboxSender``).
 ///
 /// When the backend cannot be reached, or the connection is lost, it starts over after a
 /// capped exponential backoff: resubscribing first, then a delta sync, so nothing that changed
 /// meanwhile is missed. Only a refused API key stops it.
-final class SyncEngine: Sendable {
+///
+/// It works on the ``LocalStore``, never on the ``DataStore`` façade, which owns it and stops
+/// it when the app releases the store. Without an endpoint it only announces local changes.
+final class SyncEngine: AttachedSync {
     private struct State {
         var task: Task<Void, Never>?
         /// `start()` calls waiting for the current attempt to become ready or fail.
@@ -27,35 +31,45 @@ final class SyncEngine: Sendable {
     }
 
     private let state = Locked(State())
-    /// Weak: the store stops its engine when the app releases it, so the engine must not keep
-    /// it alive while it waits for events.
-    private let storeReference = WeakReference<DataStore>()
-    private let endpoint: SyncEndpoint
+    private let store: LocalStore
+    /// `nil` for a local-only store.
+    private let endpoint: SyncEndpoint?
     private let configuration: DataStoreConfiguration
-    private let events: Broadcast<DataStoreEvent>
+    /// What ``DataStore/events`` delivers.
+    let events: SyncEvents
+    /// Opens the connection for queries and mutations of one session.
+    private let transport: @Sendable (SyncEndpoint) -> any GraphQLTransport
     private let logger = Logger(label: "DeltaSyncClient.sync")
 
-    init(endpoint: SyncEndpoint, configuration: DataStoreConfiguration, events: Broadcast<DataStoreEvent>) {
-        self.endpoint = endpoint
+    init(
+        store: LocalStore, configuration: DataStoreConfiguration,
+        transport: @escaping @Sendable (SyncEndpoint) -> any GraphQLTransport = { GraphQLClient(endpoint: $0) }
+    ) {
+        self.store = store
+        endpoint = configuration.endpoint
         self.configuration = configuration
-        self.events = events
+        events = SyncEvents(bus: Broadcast<DataStoreEvent>(), schema: store.schema)
+        self.transport = transport
+        // Weak: the store outlives the engine only to run the last transactions of a cancelled
+        // session; the engine must not be kept alive by it.
+        store.onCommit { [weak self] changes in self?.committed(changes) }
     }
 
-    /// The store this engine syncs; set once, right after the store is created.
-    func attach(_ store: DataStore) {
-        storeReference.set(store)
+    deinit {
+        events.bus.finish()
     }
 
-    /// The store, for one step of work.
-    private func store() throws(DataStoreError) -> DataStore {
-        guard let store = storeReference.value else { throw .stopped }
-        return store
+    /// Applies remote records as a sync page or subscription event would.
+    var remoteApply: RemoteApply {
+        let events = events
+        return RemoteApply(store: store, eventsObserved: { events.hasSubscribers })
     }
 
     // MARK: - Lifecycle
 
     /// Starts syncing if it is not running, without waiting.
     func ensureStarted() {
+        guard endpoint != nil else { return }
         state.withLock { state in
             guard state.task == nil else { return }
             state.task = Task { await self.run() }
@@ -65,6 +79,7 @@ final class SyncEngine: Sendable {
     /// Starts syncing if needed and waits until the store is ready (synced, outbox running),
     /// or the attempt failed; a failed attempt is retried in the background.
     func start() async throws(DataStoreError) -> [ModelSyncedEvent] {
+        guard endpoint != nil else { return [] }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 let ready: [ModelSyncedEvent]? = state.withLock { state in
@@ -93,17 +108,20 @@ final class SyncEngine: Sendable {
         }
         task?.cancel()
         await task?.value
+        store.syncStopped()
         resolveWaiters(.failure(DataStoreError.stopped))
     }
 
     /// Stops syncing without waiting: the store is going away.
     func cancel() {
         state.withLock { $0.task }?.cancel()
+        events.bus.finish()
     }
 
-    /// A local change was recorded in the outbox.
-    func outboxChanged() {
-        _ = state.withLock { $0.wake?.yield() }
+    /// A transaction committed, on the writer: its changes are announced, and local ones wake
+    /// the outbox.
+    private func committed(_ changes: [StoredChange]) {
+        if events.committed(changes) { _ = state.withLock { $0.wake?.yield() } }
     }
 
     private func resolveWaiters(_ result: Result<[ModelSyncedEvent], any Error>) {
@@ -151,9 +169,12 @@ final class SyncEngine: Sendable {
 
     /// One connected session: runs until something fails.
     private func session(ready reachedReady: Locked<Bool>) async throws {
-        let client = GraphQLClient(endpoint: endpoint)
-        let schema = try store().database.schema
-        try await store().write { db in
+        guard let endpoint else { return }
+        let transport = transport(endpoint)
+        let schema = store.schema
+        let sender = OutboxSender(store: store, transport: transport, events: events, conflictHandler: configuration.conflictHandler)
+        let modelSync = ModelSync(store: store, transport: transport, remoteApply: remoteApply, configuration: configuration)
+        try await store.write { db in
             try Outbox.clearInProcess(db)
             return []
         }
@@ -167,7 +188,7 @@ final class SyncEngine: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await RealtimeSession(endpoint: self.endpoint, subscriptions: plan.subscriptions, logger: self.logger)
+                    try await RealtimeSession(endpoint: endpoint, subscriptions: plan.subscriptions, logger: self.logger)
                         .run(reporting: reporter)
                 } catch {
                     reporter.finish(throwing: error)
@@ -186,7 +207,7 @@ final class SyncEngine: Sendable {
                         .rejected(model: model, errorType: "Subscription", message: "\(reason); \(model) syncs without realtime"))
                 }
                 self.events.publish(.subscriptionsEstablished)
-                syncedReporter.yield(try await self.syncModels(schema: schema, client: client, expressions: plan.expressions))
+                syncedReporter.yield(try await self.syncModels(schema: schema, modelSync: modelSync, expressions: plan.expressions))
                 syncedReporter.finish()
                 while let message = try await iterator.next() {
                     guard case .data(let id, let item) = message, let model = plan.modelName(subscription: id) else { continue }
@@ -201,13 +222,13 @@ final class SyncEngine: Sendable {
                 reachedReady.withLock { $0 = true }
                 self.events.publish(.ready)
                 self.resolveWaiters(.success(events))
-                try await self.store().write { db in
-                    try self.store().publishOutboxStatus(db)
+                try await self.store.write { db in
+                    try self.events.publishOutboxStatus(after: db)
                     return []
                 }
                 var wakes = wake.makeAsyncIterator()
                 while true {
-                    try await self.store().sendOutbox(client: client)
+                    try await sender.send()
                     guard await wakes.next() != nil else { return }
                 }
             }
@@ -227,14 +248,13 @@ final class SyncEngine: Sendable {
 
     /// Base or delta sync of every model, parents first.
     private func syncModels(
-        schema: AmplifySchema, client: GraphQLClient, expressions: [String: QueryPredicate]
+        schema: AmplifySchema, modelSync: ModelSync, expressions: [String: QueryPredicate]
     ) async throws -> [ModelSyncedEvent] {
         let models = schema.syncOrder.filter { $0.operations.sync != nil }
         events.publish(.syncQueriesStarted(models: models.map(\.name)))
         var synced: [ModelSyncedEvent] = []
         for model in models {
-            let store = try store()
-            guard let event = try await store.sync(model, expression: expressions[model.name] ?? .all, client: client) else { continue }
+            guard let event = try await modelSync.sync(model, expression: expressions[model.name] ?? .all) else { continue }
             synced.append(event)
             store.modelSynced(model.name)
             events.publish(.modelSynced(event))
@@ -252,21 +272,8 @@ final class SyncEngine: Sendable {
             return
         }
         guard record["_deleted"]?.boolValue == true || expression.matches(record) else { return }
-        _ = try await store().applyRemote(model, records: [record])
+        _ = try await remoteApply.apply(model, records: [record])
     }
-}
-
-/// A reference that does not keep its object alive.
-private final class WeakReference<Object: AnyObject & Sendable>: Sendable {
-    private struct WeakBox: @unchecked Sendable {
-        weak var object: Object?
-    }
-
-    private let box = Locked(WeakBox())
-
-    func set(_ object: Object) { box.withLock { $0.object = object } }
-
-    var value: Object? { box.withLock { $0.object } }
 }
 
 /// The subscriptions of one session and the sync expressions they filter by.

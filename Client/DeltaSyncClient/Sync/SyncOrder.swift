@@ -1,4 +1,4 @@
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 
 extension AmplifySchema {
     /// The models in the order their sync queries run: every model after the models it belongs

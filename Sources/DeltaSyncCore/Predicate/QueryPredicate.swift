@@ -53,9 +53,9 @@ extension QueryPredicate {
         }
     }
 
-    /// Combines two predicates with AND, dropping ``all``.
-    public static func && (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate {
-        let parts = lhs.conjuncts + rhs.conjuncts
+    /// Both predicates (AND), flattened, with ``all`` dropped.
+    public func conjoined(with other: QueryPredicate) -> QueryPredicate {
+        let parts = conjuncts + other.conjuncts
         switch parts.count {
         case 0: return .all
         case 1: return parts[0]

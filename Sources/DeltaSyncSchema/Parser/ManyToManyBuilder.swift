@@ -78,7 +78,7 @@ struct ManyToManyBuilder {
         let indexes = [(modelA, keysA), (modelB, keysB)].map { side, keys in
             Index(name: "by\(side.name)", partitionField: keys[0].name, sortKeyFields: keys.dropFirst().map(\.name))
         }
-        let join = Model(
+        let join = ModelSchema(
             name: name, fields: fields, primaryKey: PrimaryKey(), indexes: indexes,
             operations: .defaults(typeName: name, plural: Naming.plural(name)), isJoinModel: true
         )
@@ -94,7 +94,7 @@ struct ManyToManyBuilder {
 
     /// The join model's fields holding one side's key: `postID` for the partition field,
     /// `post<SortField>` for each sort key field.
-    private static func joinKeys(for model: Model) -> [Field] {
+    private static func joinKeys(for model: ModelSchema) -> [Field] {
         model.primaryKey.fields.enumerated().map { position, keyField in
             let name = position == 0 ? Naming.lowerFirst(model.name) + "ID" : Naming.camelCase([model.name, keyField])
             let type = model.field(named: keyField)?.type ?? .scalar(.id)

@@ -22,7 +22,7 @@ struct ModelBuilder {
             throw SchemaError(at: modelDirectives[1].loc, "@model is given twice on '\(typeName)'")
         }
         let settings = try ModelDirective(modelDirectives[0], typeName: typeName)
-        let model = Model(
+        let model = ModelSchema(
             name: typeName, fields: [], primaryKey: PrimaryKey(),
             operations: settings.operations, timestamps: settings.timestamps
         )

@@ -3,14 +3,14 @@ import GraphQL
 /// A model while the parser still works on it: the ``Model`` plus where things were written
 /// (for errors) and the relation directives waiting for every model's keys to be known.
 struct ModelDraft {
-    var model: Model
+    var model: ModelSchema
     /// The type's name in the source; `nil` for generated join models.
     var location: GraphQL.Location?
     var fieldLocations: [String: GraphQL.Location?] = [:]
     var indexLocations: [String: GraphQL.Location?] = [:]
     var relations: [RelationDeclaration] = []
 
-    init(model: Model, location: GraphQL.Location?) {
+    init(model: ModelSchema, location: GraphQL.Location?) {
         self.model = model
         self.location = location
     }

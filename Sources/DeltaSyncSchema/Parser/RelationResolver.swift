@@ -26,7 +26,7 @@ struct RelationResolver {
         }
     }
 
-    private func model(_ name: String) -> Model { drafts[positions[name]!].model }
+    private func model(_ name: String) -> ModelSchema { drafts[positions[name]!].model }
 
     /// The relation a declaration describes; `nil` for `@manyToMany`, which needs its join model
     /// (see ``ManyToManyBuilder``).
@@ -184,7 +184,7 @@ struct RelationResolver {
 
     /// Generated nullable foreign-key fields referencing `keyOf`'s primary key: the partition
     /// field as `<prefix><field>Id`, each sort key field as `<prefix><field><SortField>`.
-    static func foreignKeys(prefix: String, field: String, keyOf model: Model) -> [Field] {
+    static func foreignKeys(prefix: String, field: String, keyOf model: ModelSchema) -> [Field] {
         model.primaryKey.fields.enumerated().map { position, keyField in
             let name = Naming.camelCase([prefix, field, position == 0 ? "id" : keyField])
             let type = model.field(named: keyField)?.type ?? .scalar(.id)

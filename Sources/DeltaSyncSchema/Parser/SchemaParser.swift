@@ -220,7 +220,7 @@ struct SchemaParser {
     /// Each custom subscription returns a model, and every mutation it lists is a mutation of
     /// that model (AppSync refuses the schema otherwise).
     private func checkCustomSubscriptions(
-        _ subscriptions: [CustomSubscription], rootDefinitions: [ObjectTypeDefinition], models: [Model]
+        _ subscriptions: [CustomSubscription], rootDefinitions: [ObjectTypeDefinition], models: [ModelSchema]
     ) throws(SchemaError) {
         let fields = rootDefinitions.filter { $0.name.value == "Subscription" }.flatMap(\.fields)
         let generatedFields = Set(models.flatMap { [$0.operations.onCreate, $0.operations.onUpdate, $0.operations.onDelete] }.compactMap { $0 })

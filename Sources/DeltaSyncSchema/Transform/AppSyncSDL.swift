@@ -72,7 +72,7 @@ struct AppSyncPrinter {
 
     // MARK: - Model types
 
-    private func modelTypeFields(_ model: Model) -> [String] {
+    private func modelTypeFields(_ model: ModelSchema) -> [String] {
         model.fields.map { field in
             guard let relation = field.relation else {
                 return "\(field.name): \(field.typeReference(named: field.type.graphQLName, isRequired: field.isRequired))"

@@ -8,13 +8,13 @@
 /// `Model<Type>PrimaryCompositeKeyConditionInput` for the primary key. Index names that are not
 /// identifiers (`gsi-Blog.posts`) are made PascalCase identifiers first.
 struct KeyShape {
-    let model: Model
+    let model: ModelSchema
     /// `nil` for the primary key.
     let indexName: String?
     let partitionField: String
     let sortKeyFields: [String]
 
-    init(model: Model, index: Index?) {
+    init(model: ModelSchema, index: Index?) {
         self.model = model
         self.indexName = index?.name
         self.partitionField = index?.partitionField ?? model.primaryKey.partitionField
@@ -22,7 +22,7 @@ struct KeyShape {
     }
 
     /// The key a relation looks items up by: the named index, or the primary key.
-    init(model: Model, indexName: String?) {
+    init(model: ModelSchema, indexName: String?) {
         self.init(model: model, index: indexName.flatMap(model.index(named:)))
     }
 

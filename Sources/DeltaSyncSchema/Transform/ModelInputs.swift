@@ -1,6 +1,6 @@
 /// Inputs generated per model: filters, conditions, mutation inputs, subscription filters.
 extension AppSyncPrinter {
-    mutating func printModelInputs(_ model: Model) {
+    mutating func printModelInputs(_ model: ModelSchema) {
         let filterable = model.storedFields.filter { $0.filterInputTypeName != nil }
         let keyFields = Set(model.primaryKey.fields)
         writer.block("input \(model.filterInputTypeName)", filterable.map { "\($0.name): \($0.filterInputTypeName!)" } + [
@@ -25,7 +25,7 @@ extension AppSyncPrinter {
         } + ["_version: Int"])
     }
 
-    mutating func printSubscriptionFilter(_ model: Model) {
+    mutating func printSubscriptionFilter(_ model: ModelSchema) {
         let name = model.subscriptionFilterInputTypeName
         writer.block("input \(name)", model.storedFields.compactMap { field in
             field.subscriptionFilterInputTypeName.map { "\(field.name): \($0)" }
@@ -49,7 +49,7 @@ extension AppSyncPrinter {
 
     /// On create the server fills in `id` (when it is an `ID`), `@default` values and the
     /// timestamps, so clients may leave those out.
-    private func isRequiredOnCreate(_ field: Field, in model: Model) -> Bool {
+    private func isRequiredOnCreate(_ field: Field, in model: ModelSchema) -> Bool {
         guard field.isRequired, field.defaultValue == nil else { return false }
         if field.name == "id", field.type == .scalar(.id) { return false }
         return field.name != model.timestamps.createdAt && field.name != model.timestamps.updatedAt

@@ -64,7 +64,7 @@ enum Naming {
 
 // MARK: - Generated type names
 
-extension Model {
+extension ModelSchema {
     /// `ModelPostConnection`: the page type of list, sync and index queries.
     public var connectionTypeName: String { "Model\(name)Connection" }
     /// `ModelPostFilterInput`: the `filter` argument of list, sync and index queries.

@@ -33,7 +33,7 @@ extension AppSyncPrinter {
     /// Subscription inputs are printed only with the `Subscription` type that uses them.
     mutating func printSubscription() {
         var fields: [SDLField] = []
-        var filtered: [Model] = []
+        var filtered: [ModelSchema] = []
         for model in schema.models {
             let operations = [
                 (model.operations.onCreate, model.operations.create),
@@ -67,7 +67,7 @@ extension AppSyncPrinter {
 
     // MARK: - Queries
 
-    private func queryFields(_ model: Model) -> [SDLField] {
+    private func queryFields(_ model: ModelSchema) -> [SDLField] {
         var fields: [SDLField] = []
         let page: [(name: String, type: String)] = [("limit", "Int"), ("nextToken", "String")]
         let filter = ("filter", model.filterInputTypeName)
@@ -97,7 +97,7 @@ extension AppSyncPrinter {
 
     /// With the default `id` key the list query only pages and filters; with a custom primary
     /// key it also takes the partition value, a sort key condition and a direction, as Amplify's.
-    private func listArguments(_ model: Model) -> [(name: String, type: String)] {
+    private func listArguments(_ model: ModelSchema) -> [(name: String, type: String)] {
         let trailing: [(name: String, type: String)] = [
             ("filter", model.filterInputTypeName), ("limit", "Int"), ("nextToken", "String"),
         ]
@@ -111,7 +111,7 @@ extension AppSyncPrinter {
     }
 
     /// Required arguments for key fields: `getPost(id: ID!)`, `getReaction(postID: ID!, userID: ID!)`.
-    private func keyArguments(_ names: [String], of model: Model) -> [(name: String, type: String)] {
+    private func keyArguments(_ names: [String], of model: ModelSchema) -> [(name: String, type: String)] {
         names.map { name in (name, "\(model.field(named: name)?.type.graphQLName ?? "ID")!") }
     }
 }

@@ -17,7 +17,7 @@ struct FilterAgreementTests {
     ])
 
     /// The same fields after type changes, so stored values of one column differ in kind.
-    static let changed: Model = {
+    static let changed: ModelSchema = {
         var model = sample
         let types: [String: (FieldType, Bool)] = [
             "s": (.scalar(.int), false), "n": (.scalar(.string), false), "b": (.scalar(.string), false),
@@ -47,7 +47,7 @@ struct FilterAgreementTests {
         try await check(store, Self.changed, cases: 500, &random)
     }
 
-    func check(_ store: SQLiteItemStore, _ model: Model, cases: Int, _ random: inout SeededRandom) async throws {
+    func check(_ store: SQLiteItemStore, _ model: ModelSchema, cases: Int, _ random: inout SeededRandom) async throws {
         let items = try await store.pages(model, ItemQuery(limit: 1000)).flatMap(\.items)
         #expect(items.count == 80)
         var nonTrivial = 0

@@ -8,7 +8,7 @@ import Testing
 struct PersistenceTests {
     let post = Fixtures.post
 
-    func schema(_ models: Model...) -> AmplifySchema { AmplifySchema(models: models, enums: [], nonModels: []) }
+    func schema(_ models: ModelSchema...) -> AmplifySchema { AmplifySchema(models: models, enums: [], nonModels: []) }
 
     @Test("items survive closing and reopening; the parent directory is created")
     func reopen() async throws {

@@ -5,8 +5,8 @@ import Foundation
 
 /// Models built by hand (the schema parser is tested on its own).
 enum Fixtures {
-    static func model(_ name: String, _ fields: [Field], key: PrimaryKey = PrimaryKey(), indexes: [Index] = []) -> Model {
-        Model(
+    static func model(_ name: String, _ fields: [Field], key: PrimaryKey = PrimaryKey(), indexes: [Index] = []) -> ModelSchema {
+        ModelSchema(
             name: name, fields: fields, primaryKey: key, indexes: indexes,
             operations: .defaults(typeName: name, plural: name + "s")
         )
@@ -64,14 +64,14 @@ enum Fixtures {
         ]
     )
 
-    static func schema(_ models: Model...) -> AmplifySchema {
+    static func schema(_ models: ModelSchema...) -> AmplifySchema {
         AmplifySchema(
             models: models, enums: [EnumType(name: "Status", values: ["ACTIVE", "DONE"])],
             nonModels: [NonModelType(name: "Location", fields: [field("city", .string), field("zip", .int)])]
         )
     }
 
-    static func memoryStore(_ models: Model...) throws -> SQLiteItemStore {
+    static func memoryStore(_ models: ModelSchema...) throws -> SQLiteItemStore {
         try SQLiteItemStore(location: .inMemory, schema: AmplifySchema(models: models, enums: [], nonModels: []))
     }
 }
@@ -91,20 +91,20 @@ final class TemporaryDirectory {
 }
 
 extension ItemStore {
-    func put(_ model: Model, _ items: [Item]) async throws {
+    func put(_ model: ModelSchema, _ items: [Item]) async throws {
         try await write { tx in for item in items { try tx.put(model, item) } }
     }
 
-    func get(_ model: Model, _ key: Item) async throws -> Item? {
+    func get(_ model: ModelSchema, _ key: Item) async throws -> Item? {
         try await read { tx in try tx.get(model, key: key) }
     }
 
-    func page(_ model: Model, _ query: ItemQuery) async throws -> ItemPage {
+    func page(_ model: ModelSchema, _ query: ItemQuery) async throws -> ItemPage {
         try await read { tx in try tx.query(model, query) }
     }
 
     /// Every page of `query`, followed through `lastEvaluated`.
-    func pages(_ model: Model, _ query: ItemQuery) async throws -> [ItemPage] {
+    func pages(_ model: ModelSchema, _ query: ItemQuery) async throws -> [ItemPage] {
         var query = query
         var pages: [ItemPage] = []
         repeat {

@@ -7,12 +7,12 @@ extension ItemStore {
         try await write { tx in try tx.stampChange(now: now) }
     }
 
-    func deltaPage(_ model: Model, _ query: DeltaQuery) async throws -> ItemPage {
+    func deltaPage(_ model: ModelSchema, _ query: DeltaQuery) async throws -> ItemPage {
         try await read { tx in try tx.deltas(model, query) }
     }
 
     /// Every page of `query`, followed through `lastEvaluated`.
-    func deltaPages(_ model: Model, _ query: DeltaQuery) async throws -> [ItemPage] {
+    func deltaPages(_ model: ModelSchema, _ query: DeltaQuery) async throws -> [ItemPage] {
         var query = query
         var pages: [ItemPage] = []
         repeat {
@@ -25,7 +25,7 @@ extension ItemStore {
 
     /// Writes each item and logs it as one change, the way a mutation does.
     @discardableResult
-    func change(_ model: Model, _ items: [Item], now: Int) async throws -> [Int] {
+    func change(_ model: ModelSchema, _ items: [Item], now: Int) async throws -> [Int] {
         try await write { tx in
             try items.map { item in
                 let changedAt = try tx.stampChange(now: now)

@@ -16,7 +16,7 @@ extension SQLiteTransaction {
     }
 
     /// - Throws: ``AppSyncError`` (`ValidationException`) when the item lacks a primary key value.
-    func appendDelta(_ model: Model, item: Item, changedAt: Int) throws {
+    func appendDelta(_ model: ModelSchema, item: Item, changedAt: Int) throws {
         let table = try catalog.table(for: model)
         var key: Item = [:]
         for i in table.primaryKey {
@@ -52,7 +52,7 @@ extension SQLiteTransaction {
     ///
     /// - Throws: ``AppSyncError``: `InvalidArgumentException` for a limit below 1 or a cursor
     ///   this method did not return; `InternalFailure` for a delta row that is not an item.
-    func deltas(_ model: Model, _ query: DeltaQuery) throws -> ItemPage {
+    func deltas(_ model: ModelSchema, _ query: DeltaQuery) throws -> ItemPage {
         let table = try catalog.table(for: model)
         guard query.limit >= 1 else {
             throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")

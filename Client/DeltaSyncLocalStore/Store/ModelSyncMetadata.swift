@@ -8,18 +8,24 @@ public struct ModelSyncMetadata: Sendable, Equatable {
     public let lastSync: Int?
     /// The sync expression's filter input as JSON text, `nil` for none.
     public let syncExpression: String?
+
+    package init(modelName: String, lastSync: Int?, syncExpression: String?) {
+        self.modelName = modelName
+        self.lastSync = lastSync
+        self.syncExpression = syncExpression
+    }
 }
 
 extension ModelSyncMetadata {
-    static func fetch(_ db: Database, model: String) throws -> ModelSyncMetadata? {
+    package static func fetch(_ db: Database, model: String) throws -> ModelSyncMetadata? {
         try ModelSyncRecord.fetchOne(db, key: model)?.metadata
     }
 
-    func save(_ db: Database) throws {
+    package func save(_ db: Database) throws {
         try ModelSyncRecord(self).insert(db, onConflict: .replace)
     }
 
-    static func removeAll(_ db: Database) throws {
+    package static func removeAll(_ db: Database) throws {
         _ = try ModelSyncRecord.deleteAll(db)
     }
 }

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncLocalStore
 import DeltaSyncSQLite
 import GRDB
 
@@ -19,18 +20,25 @@ package struct RemoteApplyCounts: Sendable, Equatable {
     }
 }
 
-extension DataStore {
-    /// Applies records received from the backend (a sync page or subscription events) in one
-    /// transaction: a record is stored only when its `_version` is newer than the local one
-    /// and no local mutation of the item is pending; a tombstone (`_deleted`) deletes.
-    package func applyRemote(_ modelName: String, records: [Item]) async throws(DataStoreError) -> RemoteApplyCounts {
-        let table = try database.table(modelName)
-        let model = database.schema.model(named: modelName)!
+/// Stores records received from the backend (a sync page or subscription events) in the local
+/// store, one transaction per batch: a record is stored only when its `_version` is newer than
+/// the local one and no local mutation of the item is pending (it is held back until that
+/// mutation is done); a tombstone (`_deleted`) deletes.
+struct RemoteApply: Sendable {
+    let store: LocalStore
+    /// Whether anyone besides the store's observers wants the changes (``SyncEvents``).
+    let eventsObserved: @Sendable () -> Bool
+
+    /// Applies `records` of `modelName` and counts what they did.
+    func apply(_ modelName: String, records: [Item]) async throws(DataStoreError) -> RemoteApplyCounts {
+        let store = store
+        let table = try store.table(modelName)
+        guard let model = store.schema.model(named: modelName) else { throw .unknownModel(modelName) }
         let result = Locked(RemoteApplyCounts())
         // Building change events for a 100,000-record sync costs; nobody may be listening.
-        let observed = feed.hasSubscribers || eventBus.hasSubscribers
-        try await write { db in
-            let pending = try Set(String.fetchAll(db, sql: "SELECT modelID FROM deltasync_outbox WHERE model = ?", arguments: [modelName]))
+        let observed = store.hasObservers || eventsObserved()
+        try await store.write { db in
+            let pending = try Outbox.pendingModelIDs(db, model: modelName)
             var counts = RemoteApplyCounts()
             // As Amplify, only the newest record of an item counts: a delta page lists every
             // change of an item, oldest first.
@@ -58,7 +66,7 @@ extension DataStore {
                 if !pending.isEmpty {
                     let modelID = ModelIdentifier(of: record, in: model).description
                     if pending.contains(modelID) {
-                        self.holdBack(record, model: modelName, modelID: modelID)
+                        store.holdBack(record, model: modelName, modelID: modelID)
                         counts.skipped += 1
                         continue
                     }
@@ -122,19 +130,4 @@ extension DataStore {
     /// Records inserted by one statement: with 64, sync pages applied about a fifth faster
     /// than with one; 128 or 256 gained nothing more.
     static let insertBatch = 64
-
-    /// Keeps the newest remote change of an item with a pending local mutation, for when that
-    /// mutation is done.
-    func holdBack(_ record: Item, model: String, modelID: String) {
-        let key = Self.heldBackKey(model, modelID)
-        heldBack.withLock { held in
-            if (held[key]?["_version"]?.intValue ?? -1) < (record["_version"]?.intValue ?? 0) { held[key] = record }
-        }
-    }
-
-    func takeHeldBack(model: String, modelID: String) -> Item? {
-        heldBack.withLock { $0.removeValue(forKey: Self.heldBackKey(model, modelID)) }
-    }
-
-    private static func heldBackKey(_ model: String, _ modelID: String) -> String { model + "\u{1F}" + modelID }
 }

@@ -1,9 +1,5 @@
 import DeltaSyncCore
-import DeltaSyncSchema
-
-/// A `@model` type's description: fields, key, indexes and relations, as the schema declares
-/// them. Generated models carry theirs as ``Model/schema``.
-public typealias ModelSchema = DeltaSyncSchema.Model
+import DeltaSyncModelSchema
 
 /// A value of a `@model` type, generated from the schema by `deltasync codegen swift`.
 ///

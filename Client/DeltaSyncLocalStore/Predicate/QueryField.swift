@@ -61,6 +61,11 @@ extension QueryField {
 }
 
 extension QueryPredicate {
+    /// Both predicates (AND), flattened, with ``all`` dropped.
+    public static func && (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate {
+        lhs.conjoined(with: rhs)
+    }
+
     public static func || (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate {
         if lhs == .all || rhs == .all { return .all }
         return .or(lhs.disjuncts + rhs.disjuncts)

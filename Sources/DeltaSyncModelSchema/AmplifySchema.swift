@@ -14,7 +14,7 @@ import DeltaSyncCore
 /// ```
 public struct AmplifySchema: Sendable, Equatable {
     /// `@model` types in declaration order, followed by generated join models of `@manyToMany`.
-    public var models: [Model]
+    public var models: [ModelSchema]
     public var enums: [EnumType]
     /// Object types without `@model` (stored inline, as JSON, inside a model's item).
     public var nonModels: [NonModelType]
@@ -22,7 +22,7 @@ public struct AmplifySchema: Sendable, Equatable {
     public var customSubscriptions: [CustomSubscription]
 
     public init(
-        models: [Model], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = []
+        models: [ModelSchema], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = []
     ) {
         self.models = models
         self.enums = enums
@@ -30,7 +30,7 @@ public struct AmplifySchema: Sendable, Equatable {
         self.customSubscriptions = customSubscriptions
     }
 
-    public func model(named name: String) -> Model? { models.first { $0.name == name } }
+    public func model(named name: String) -> ModelSchema? { models.first { $0.name == name } }
     public func enumType(named name: String) -> EnumType? { enums.first { $0.name == name } }
     public func nonModel(named name: String) -> NonModelType? { nonModels.first { $0.name == name } }
 }

@@ -23,15 +23,22 @@ public struct QuerySnapshot<M: Model>: Sendable {
 }
 
 /// An untyped change, as the local store records it.
-struct StoredChange: Sendable {
-    let modelName: String
-    let mutationType: MutationType
-    let item: Item
-    let isRemote: Bool
+package struct StoredChange: Sendable {
+    package let modelName: String
+    package let mutationType: MutationType
+    package let item: Item
+    package let isRemote: Bool
+
+    package init(modelName: String, mutationType: MutationType, item: Item, isRemote: Bool) {
+        self.modelName = modelName
+        self.mutationType = mutationType
+        self.item = item
+        self.isRemote = isRemote
+    }
 }
 
 /// What the store publishes to its observers, in commit order.
-enum StoreUpdate: Sendable {
+package enum StoreUpdate: Sendable {
     /// The changes one transaction committed.
     case committed([StoredChange])
     /// A model finished its sync this session: its query snapshots are now synced.

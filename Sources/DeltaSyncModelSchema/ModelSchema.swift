@@ -1,5 +1,5 @@
 /// A `@model` type: one table, its key, its secondary indexes and its generated operations.
-public struct Model: Sendable, Equatable {
+public struct ModelSchema: Sendable, Equatable {
     /// The GraphQL type name, e.g. `Post`.
     public var name: String
     /// Every field of the type as the generated AppSync schema shows it, in order: the user's

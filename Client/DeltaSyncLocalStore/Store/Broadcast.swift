@@ -5,7 +5,7 @@ import Foundation
 /// The store publishes from its database writer right after each commit, and the writer runs
 /// one transaction at a time, so subscribers see changes in commit order. Subscribers never
 /// slow the publisher: each has its own unbounded buffer.
-final class Broadcast<Element: Sendable>: Sendable {
+package final class Broadcast<Element: Sendable>: Sendable {
     private struct State {
         var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
         var next: UInt64 = 0
@@ -14,9 +14,11 @@ final class Broadcast<Element: Sendable>: Sendable {
 
     private let state = Locked(State())
 
+    package init() {}
+
     /// Every element from now on; the stream ends when the consumer stops iterating or the
     /// broadcast finishes.
-    func subscribe() -> AsyncStream<Element> {
+    package func subscribe() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
         let id: UInt64? = state.withLock { state in
             guard !state.finished else { return nil }
@@ -35,14 +37,14 @@ final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// Whether anyone is listening: building elements nobody reads can be skipped.
-    var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+    package var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
-    func publish(_ element: Element) {
+    package func publish(_ element: Element) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
         for subscriber in subscribers { subscriber.yield(element) }
     }
 
-    func finish() {
+    package func finish() {
         let subscribers = state.withLock { state in
             defer { state.subscribers = [:] }
             state.finished = true

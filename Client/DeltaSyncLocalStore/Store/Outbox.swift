@@ -23,7 +23,7 @@ public struct OutboxMutation: Sendable, Equatable {
 /// writes `sqlite_sequence` on every save) numbers a new mutation after every pending one, which
 /// is all FIFO needs. A number can come back only after its mutation is removed, and only the
 /// sender removes the one it sends.
-enum Outbox {
+package enum Outbox {
     /// Records a local change. It is merged into the item's oldest pending mutation that is not
     /// being sent when Amplify's rules allow (neither has a condition): create then update stays
     /// a create with the new fields, update then update or delete then delete keeps the newest,
@@ -33,7 +33,7 @@ enum Outbox {
     /// - Returns: `true` when the change cancelled the item's pending create: nothing of the
     ///   item is pending any more.
     @discardableResult
-    static func enqueue(
+    package static func enqueue(
         _ db: Database, model: String, modelID: String, mutationType: MutationType, item: Item, condition: QueryPredicate?
     ) throws -> Bool {
         let conditionText = condition.flatMap { $0 == .all ? nil : $0.filterInput.jsonText }
@@ -75,20 +75,20 @@ enum Outbox {
     }
 
     /// Marks the mutation being sent, so no later change merges into it.
-    static func markInProcess(_ db: Database, sequence: Int64) throws {
+    package static func markInProcess(_ db: Database, sequence: Int64) throws {
         try db.execute(sql: "UPDATE deltasync_outbox SET inProcess = 1 WHERE sequence = ?", arguments: [sequence])
     }
 
     /// After a restart nothing is being sent: the mutation that was is sent again (a duplicate
     /// is refused by its version or condition on the server, as with Amplify).
-    static func clearInProcess(_ db: Database) throws {
+    package static func clearInProcess(_ db: Database) throws {
         try db.execute(sql: "UPDATE deltasync_outbox SET inProcess = 0 WHERE inProcess <> 0")
     }
 
     /// The pending mutations, oldest first, at most `limit`. A row that cannot be read
     /// (``OutboxRecord/mutation()``) is removed in this transaction and returned as its error,
     /// for the caller to report: it is never sent.
-    static func takeReadable(_ db: Database, limit: Int? = nil) throws -> (mutations: [OutboxMutation], unreadable: [DataStoreError]) {
+    package static func takeReadable(_ db: Database, limit: Int? = nil) throws -> (mutations: [OutboxMutation], unreadable: [DataStoreError]) {
         var mutations: [OutboxMutation] = []
         var unreadable: [DataStoreError] = []
         var after = Int64.min
@@ -112,29 +112,34 @@ enum Outbox {
 
     /// The pending mutations, oldest first, each or the error of its unreadable row, without
     /// changing anything.
-    static func entries(_ db: Database, limit: Int? = nil) throws -> [Result<OutboxMutation, DataStoreError>] {
+    package static func entries(_ db: Database, limit: Int? = nil) throws -> [Result<OutboxMutation, DataStoreError>] {
         try OutboxRecord.order(Column("sequence")).limit(limit ?? -1).fetchAll(db).map { record in
             Result { () throws(DataStoreError) in try record.mutation() }
         }
     }
 
-    static func remove(_ db: Database, sequence: Int64) throws {
+    package static func remove(_ db: Database, sequence: Int64) throws {
         try db.execute(sql: "DELETE FROM deltasync_outbox WHERE sequence = ?", arguments: [sequence])
     }
 
-    static func isEmpty(_ db: Database) throws -> Bool {
+    package static func isEmpty(_ db: Database) throws -> Bool {
         try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deltasync_outbox)") ?? false)
     }
 
     /// Whether a mutation of the item is waiting.
-    static func hasPending(_ db: Database, model: String, modelID: String) throws -> Bool {
+    /// The keys of the model's items with a pending mutation.
+    package static func pendingModelIDs(_ db: Database, model: String) throws -> Set<String> {
+        try Set(String.fetchAll(db, sql: "SELECT modelID FROM \(ClientTables.outbox) WHERE model = ?", arguments: [model]))
+    }
+
+    package static func hasPending(_ db: Database, model: String, modelID: String) throws -> Bool {
         try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM deltasync_outbox WHERE model = ? AND modelID = ?)", arguments: [model, modelID]) ?? false
     }
 
     /// Gives the item's pending mutations the `_version` the server just returned, so the next
     /// one is not refused as stale.
-    static func setVersion(_ db: Database, model: String, modelID: String, version: JSONValue) throws {
+    package static func setVersion(_ db: Database, model: String, modelID: String, version: JSONValue) throws {
         let rows = try Row.fetchAll(
             db, sql: "SELECT sequence, item FROM deltasync_outbox WHERE model = ? AND modelID = ?", arguments: [model, modelID])
         for row in rows {

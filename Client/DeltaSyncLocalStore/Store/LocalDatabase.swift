@@ -1,6 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSQLite
-import DeltaSyncSchema
+import DeltaSyncModelSchema
 import Foundation
 import GRDB
 
@@ -8,10 +8,10 @@ import GRDB
 /// uses, whose `_version`, `_deleted` and `_lastChangedAt` columns are the per-item sync
 /// metadata) plus the outbox and per-model sync metadata, all written in one transaction per
 /// change.
-struct LocalDatabase: Sendable {
+package struct LocalDatabase: Sendable {
     let writer: any DatabaseWriter
-    let tables: [String: ModelTable]
-    let schema: AmplifySchema
+    package let tables: [String: ModelTable]
+    package let schema: AmplifySchema
     /// Who is using the connections: see ``write(_:)`` and ``read(_:)``.
     let usage: ConnectionUsage
 
@@ -59,7 +59,7 @@ struct LocalDatabase: Sendable {
         for model in schema.models { tables[model.name] = try ModelTable(model) }
         let database = LocalDatabase(writer: writer, tables: tables, schema: schema, usage: ConnectionUsage(writer))
         // A file whose tables have another layout is rebuilt like one made for another schema.
-        let version = "\(SchemaVersion.hash(registry.schemaText))-\(Self.layoutRevision)"
+        let version = "\(registry.schemaVersion)-\(Self.layoutRevision)"
         try ClientTables.migrator.migrate(writer)
         let dropped = try writer.write { db in try database.migrate(db, version: version) }
         return (database, dropped)
@@ -129,21 +129,8 @@ struct LocalDatabase: Sendable {
         return dropped.keys.sorted().map { .pendingMutationsDropped(model: $0, count: dropped[$0]!.count, reason: dropped[$0]!.reason) }
     }
 
-    func table(_ name: String) throws(DataStoreError) -> ModelTable {
+    package func table(_ name: String) throws(DataStoreError) -> ModelTable {
         guard let table = tables[name] else { throw .unknownModel(name) }
         return table
-    }
-}
-
-/// Identifies a schema text, to notice when it changed between launches.
-enum SchemaVersion {
-    /// FNV-1a over the text's UTF-8: stable across processes and platforms, unlike `Hasher`.
-    static func hash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 }

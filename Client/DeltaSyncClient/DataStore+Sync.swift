@@ -1,0 +1,79 @@
+import DeltaSyncCore
+import DeltaSyncLocalStore
+
+extension DataStore {
+    /// Opens the store for the models of `registry` (the generated `DeltaSyncModels`) and, when
+    /// `configuration` names an endpoint, keeps it in step with that backend (see ``start()``).
+    ///
+    /// When the schema changed since the file was last opened, local data is rebuilt for the
+    /// new schema (a full sync follows once sync runs). Pending outbox mutations that still fit
+    /// the new schema are kept; the others are removed and reported to the configuration's
+    /// `errorHandler`.
+    ///
+    /// ```swift
+    /// let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
+    /// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
+    /// ```
+    public convenience init(
+        models registry: any ModelRegistry.Type, location: Location = .inMemory, configuration: DataStoreConfiguration
+    ) throws(DataStoreError) {
+        try self.init(models: registry, location: location, errorHandler: configuration.errorHandler) { store in
+            SyncEngine(store: store, configuration: configuration)
+        }
+    }
+
+    /// The sync engine, `nil` for a store opened without a ``DataStoreConfiguration``.
+    private var engine: SyncEngine? { sync as? SyncEngine }
+
+    // MARK: - Lifecycle
+
+    /// Starts syncing with the configured endpoint and waits until the store is ready: every
+    /// model's subscriptions are open, its base or delta sync is done, and the outbox is being
+    /// sent. From then on the store follows the backend live until ``stop()``; any other call
+    /// starts sync too, without waiting. Without an endpoint the store is local-only and this
+    /// does nothing.
+    ///
+    /// ```swift
+    /// let synced = try await dataStore.start()   // [ModelSyncedEvent]: full or delta, per model
+    /// ```
+    ///
+    /// - Returns: what each model's sync did (the last one's, when sync was already running).
+    /// - Throws: ``DataStoreError/network(_:)`` when the backend cannot be reached. Sync keeps
+    ///   trying in the background with backoff, and pending changes stay in the outbox; the
+    ///   ``events`` tell when it succeeds (`.ready`).
+    @discardableResult
+    public func start() async throws(DataStoreError) -> [ModelSyncedEvent] {
+        guard let engine else { return [] }
+        return try await engine.start()
+    }
+
+    /// Stops syncing and closes the realtime connection; local data and the outbox stay. The
+    /// next call to ``start()`` (or any other call) syncs again, re-evaluating the sync
+    /// expressions.
+    public func stop() async {
+        await sync?.stop()
+    }
+
+    /// What sync does from now on, in order: network status, subscriptions, sync queries,
+    /// readiness, the outbox and changes received. Subscribe before ``start()`` to see it all.
+    /// A store opened without a ``DataStoreConfiguration`` has none: the stream ends at once.
+    ///
+    /// ```swift
+    /// let events = dataStore.events
+    /// try await dataStore.save(post)
+    /// for await event in events {
+    ///     if case .outboxStatus(isEmpty: true) = event { break }   // the post reached the backend
+    /// }
+    /// ```
+    public var events: AsyncStream<DataStoreEvent> {
+        guard let engine else { return AsyncStream { $0.finish() } }
+        return engine.events.bus.subscribe()
+    }
+
+    /// Applies records as the sync engine stores a sync page: for tests and benchmarks that
+    /// feed the store without a backend.
+    package func applyRemote(_ modelName: String, records: [Item]) async throws(DataStoreError) -> RemoteApplyCounts {
+        let remoteApply = engine?.remoteApply ?? RemoteApply(store: store, eventsObserved: { false })
+        return try await remoteApply.apply(modelName, records: records)
+    }
+}

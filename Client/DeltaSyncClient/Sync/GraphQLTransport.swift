@@ -1,0 +1,22 @@
+import DeltaSyncCore
+
+/// Sends one GraphQL operation to the backend: what sync needs of the network for queries and
+/// mutations. ``GraphQLClient`` sends them over HTTP with an API key, as AppSync takes them.
+package protocol GraphQLTransport: Sendable {
+    /// Sends `document` with `variables` and returns the answer.
+    ///
+    /// - Throws: ``DataStoreError/network(_:)`` when the backend cannot be reached or does not
+    ///   answer with GraphQL JSON. GraphQL errors are part of the response, not thrown.
+    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse
+}
+
+/// A GraphQL answer: its `data` and AppSync's error objects (`errorType`, `message`, `data`, ...).
+package struct GraphQLResponse: Sendable {
+    package let data: JSONValue
+    package let errors: [JSONValue]
+
+    package init(data: JSONValue, errors: [JSONValue]) {
+        self.data = data
+        self.errors = errors
+    }
+}

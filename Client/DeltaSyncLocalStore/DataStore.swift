@@ -1,0 +1,187 @@
+import DeltaSyncCore
+import Foundation
+
+/// An offline-first store of the generated models, on a SQLite database on the device.
+///
+/// Every call works without a network. Each save or delete writes the model and its outbox
+/// entry in one transaction, so a pending change is never lost or sent twice. Opened with a
+/// ``DataStoreConfiguration`` that names an endpoint (the `DeltaSyncClient` library), the store
+/// also keeps in step with the backend.
+///
+/// ```swift
+/// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
+/// try await dataStore.save(Post(title: "Hello", blogID: blog.id))
+/// let drafts = try await dataStore.query(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
+/// for await change in dataStore.observe(Post.self) { print(change.mutationType, change.model.title) }
+/// ```
+public final class DataStore: Sendable {
+    /// Where the database lives.
+    public enum Location: Sendable {
+        /// A SQLite file (created with its folder), in WAL mode.
+        case file(URL)
+        /// Memory only: gone when the `DataStore` is.
+        case inMemory
+    }
+
+    /// The database, its change broadcast and held-back remote changes.
+    package let store: LocalStore
+    /// What keeps the store in step with a backend; `nil` for a local-only store.
+    package let sync: (any AttachedSync)?
+
+    /// Opens a local-only store for the models of `registry` (the generated `DeltaSyncModels`).
+    ///
+    /// When the schema changed since the file was last opened, local data is rebuilt for the
+    /// new schema. Pending outbox mutations that still fit the new schema are kept; the others
+    /// are removed and reported to `errorHandler`.
+    ///
+    /// - Parameter errorHandler: told of every problem that does not fail a call.
+    public convenience init(
+        models registry: any ModelRegistry.Type, location: Location = .inMemory,
+        errorHandler: @escaping @Sendable (DataStoreError) -> Void = { _ in }
+    ) throws(DataStoreError) {
+        try self.init(models: registry, location: location, errorHandler: errorHandler, sync: { _ in nil })
+    }
+
+    /// Opens the store and attaches what `sync` builds over it.
+    package init(
+        models registry: any ModelRegistry.Type, location: Location, errorHandler: @escaping @Sendable (DataStoreError) -> Void,
+        sync: (LocalStore) -> (any AttachedSync)?
+    ) throws(DataStoreError) {
+        store = try LocalStore(models: registry, location: location, errorHandler: errorHandler)
+        self.sync = sync(store)
+    }
+
+    deinit {
+        sync?.cancel()
+    }
+
+    // MARK: - Saving
+
+    /// Creates or updates `model`.
+    ///
+    /// - Parameter condition: checked against the stored model before writing, and sent with
+    ///   the mutation so the backend checks it too. A condition on a model that does not exist
+    ///   yet fails.
+    /// - Throws: ``DataStoreError/conditionFailed(model:reason:)`` when the condition is not met.
+    @discardableResult
+    public func save<M: Model>(_ model: M, where condition: QueryPredicate? = nil) async throws(DataStoreError) -> M {
+        sync?.ensureStarted()
+        try await store.save(model.item, of: M.schema, where: condition)
+        return model
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes `model` and, first, its `@hasMany` children, recursively. Each deleted model
+    /// gets its own outbox entry, children before parents.
+    ///
+    /// - Parameter condition: checked locally against the stored model (not sent, as Amplify).
+    public func delete<M: Model>(_ model: M, where condition: QueryPredicate? = nil) async throws(DataStoreError) {
+        try await delete(M.self, withIdentifier: model.identifier, where: condition)
+    }
+
+    /// Deletes the model with this key (nothing when there is none), cascading as
+    /// ``delete(_:where:)-(M,_)``.
+    public func delete<M: Model>(
+        _ type: M.Type, withIdentifier identifier: ModelIdentifier, where condition: QueryPredicate? = nil
+    ) async throws(DataStoreError) {
+        sync?.ensureStarted()
+        try await store.delete(key: identifier.item, of: M.schema, where: condition)
+    }
+
+    /// Deletes the model with this `id`.
+    public func delete<M: Model>(_ type: M.Type, withId id: String) async throws(DataStoreError) {
+        try await delete(type, withIdentifier: ModelIdentifier([(M.schema.primaryKey.partitionField, .string(id))]))
+    }
+
+    /// Deletes every model matching `predicate` (and their children); each mutation carries
+    /// the predicate as its condition, as Amplify sends a batch delete.
+    public func delete<M: Model>(_ type: M.Type, where predicate: QueryPredicate) async throws(DataStoreError) {
+        sync?.ensureStarted()
+        try await store.delete(M.schema, where: predicate)
+    }
+
+    // MARK: - Querying
+
+    /// The model with this key, `nil` when there is none.
+    public func query<M: Model>(_ type: M.Type, byIdentifier identifier: ModelIdentifier) async throws(DataStoreError) -> M? {
+        sync?.ensureStarted()
+        return try await store.fetch(M.modelName, key: identifier.item).map { item throws(DataStoreError) in try M(item: item) }
+    }
+
+    /// The model with this `id`, `nil` when there is none.
+    public func query<M: Model>(_ type: M.Type, byId id: String) async throws(DataStoreError) -> M? {
+        try await query(type, byIdentifier: ModelIdentifier([(M.schema.primaryKey.partitionField, .string(id))]))
+    }
+
+    /// The models matching `predicate`, in `sort` order (storage order without one), one page
+    /// when `paginate` is given.
+    public func query<M: Model>(
+        _ type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = [],
+        paginate: QueryPaginationInput? = nil
+    ) async throws(DataStoreError) -> [M] {
+        sync?.ensureStarted()
+        return try await store.query(M.modelName, where: predicate, sort: sort, paginate: paginate) { row in try M(row: row) }
+    }
+
+    // MARK: - Observing
+
+    /// Every change of `M` from now on, local and remote, in commit order.
+    public func observe<M: Model>(_ type: M.Type) -> ModelChanges<M> {
+        sync?.ensureStarted()
+        return ModelChanges(updates: store.feed.subscribe(), identifier: nil, onError: store.errorHandler)
+    }
+
+    /// Every change of the model with this key from now on.
+    public func observe<M: Model>(_ type: M.Type, identifier: ModelIdentifier) -> ModelChanges<M> {
+        sync?.ensureStarted()
+        return ModelChanges(updates: store.feed.subscribe(), identifier: identifier, onError: store.errorHandler)
+    }
+
+    /// The query's results now, then again after every committed transaction that changed `M`
+    /// (a sync page is one), and when `M` finishes syncing (``QuerySnapshot/isSynced``).
+    public func observeQuery<M: Model>(
+        for type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
+    ) -> QuerySnapshots<M> {
+        sync?.ensureStarted()
+        return QuerySnapshots(store: store, predicate: predicate, sort: sort)
+    }
+
+    // MARK: - Pending mutations and sync state
+
+    /// The outbox, oldest first.
+    ///
+    /// A row that cannot be read is left out and given to the error handler; the sender removes
+    /// it without sending it.
+    public func pendingMutations() async throws(DataStoreError) -> [OutboxMutation] {
+        try await store.pendingMutations()
+    }
+
+    /// The sync state of a model: when it last synced, with which expression; `nil` until it
+    /// synced once (and again after a schema change or `clear()`).
+    ///
+    /// ```swift
+    /// if let synced = try await dataStore.syncMetadata(for: Post.self)?.lastSync { print("posts synced at \(synced)") }
+    /// ```
+    public func syncMetadata<M: Model>(for type: M.Type) async throws(DataStoreError) -> ModelSyncMetadata? {
+        try await store.syncMetadata(M.modelName)
+    }
+
+    /// Stops syncing and deletes every model, pending mutation and sync state. The next sync is
+    /// a full one.
+    public func clear() async throws(DataStoreError) {
+        await sync?.stop()
+        try await store.clear()
+    }
+}
+
+/// What runs on top of a ``DataStore`` to keep it in step with a backend (the `DeltaSyncClient`
+/// library's sync engine). The store tells it when it is used and when it goes away.
+package protocol AttachedSync: AnyObject, Sendable {
+    /// The store was used: start syncing if it is not running, without waiting.
+    func ensureStarted()
+    /// Stop syncing and wait until it has stopped.
+    func stop() async
+    /// The store is going away: stop without waiting.
+    func cancel()
+}
