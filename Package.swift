@@ -296,6 +296,14 @@ let package = Package(
             path: "Benchmarks/ColdSyncBenchmark",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // A local-only app on the store product alone; `scripts/check-local-store-links.sh`
+        // checks that its binary links no networking and no GraphQL library.
+        .executableTarget(
+            name: "LocalOnlyNotes",
+            dependencies: ["DeltaSyncLocalStore"],
+            path: "Examples/LocalOnly",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
         // What several test targets share: a seeded random generator for replayable runs.
         .target(
             name: "DeltaSyncTestSupport",

@@ -12,6 +12,8 @@ echo "== swift build"
 swift build --build-tests --explicit-target-dependency-import-check error
 echo "== swift test"
 swift test --skip-build
+echo "== a local-only app links no networking"
+bash scripts/check-local-store-links.sh
 
 echo "== python gql end-to-end"
 VENV=.build/venv
