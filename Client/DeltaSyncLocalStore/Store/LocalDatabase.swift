@@ -12,13 +12,15 @@ package struct LocalDatabase: Sendable {
     let writer: any DatabaseWriter
     package let tables: [String: ModelTable]
     package let schema: AmplifySchema
-    /// Who is using the connections: see ``write(_:)`` and ``read(_:)``.
-    let usage: ConnectionUsage
+    /// Runs transactions on the calling thread or through GRDB's queue (see its rule).
+    let access: ConnectionAccess
+    /// Moves the write-ahead log's checkpoints off the committing thread; `nil` in memory.
+    let checkpoints: WALCheckpoints?
 
     /// The most of the file that is memory-mapped; SQLite maps only what the file holds.
     static let memoryMapSize = 256 << 20
 
-    /// WAL frames (pages) written before a commit checkpoints them into the database file.
+    /// WAL frames (pages) written before a checkpoint copies them into the database file.
     ///
     /// A sync page of 1,000 items dirties about 200 pages, so with SQLite's default of 1,000
     /// every fifth page paid for a checkpoint and its two `fsync`s, copying the same hot index
@@ -38,6 +40,7 @@ package struct LocalDatabase: Sendable {
         _ location: DataStore.Location, registry: any ModelRegistry.Type
     ) throws -> (LocalDatabase, dropped: [DataStoreError]) {
         let writer: any DatabaseWriter
+        var checkpoints: WALCheckpoints?
         switch location {
         case .inMemory:
             writer = try DatabaseQueue()
@@ -49,7 +52,11 @@ package struct LocalDatabase: Sendable {
                 // into each connection's own cache: a query returning a thousand models touches
                 // a thousand table pages, and reading them with pread cost a third of its time.
                 try db.execute(sql: "PRAGMA mmap_size = \(Self.memoryMapSize)")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointFrames)")
+            }
+            let walCheckpoints = WALCheckpoints(threshold: Self.checkpointFrames)
+            checkpoints = walCheckpoints
+            configuration.prepareDatabase { db in
+                if !db.configuration.readonly { walCheckpoints.install(on: db) }
             }
             // A pool opens in WAL mode: queries read while a save writes.
             writer = try DatabasePool(path: url.path, configuration: configuration)
@@ -57,7 +64,9 @@ package struct LocalDatabase: Sendable {
         let schema = registry.schema
         var tables: [String: ModelTable] = [:]
         for model in schema.models { tables[model.name] = try ModelTable(model) }
-        let database = LocalDatabase(writer: writer, tables: tables, schema: schema, usage: ConnectionUsage(writer))
+        let access = ConnectionAccess(writer)
+        checkpoints?.attach(access)
+        let database = LocalDatabase(writer: writer, tables: tables, schema: schema, access: access, checkpoints: checkpoints)
         // A file whose tables have another layout is rebuilt like one made for another schema.
         let version = "\(registry.schemaVersion)-\(Self.layoutRevision)"
         try ClientTables.migrator.migrate(writer)
@@ -132,5 +141,17 @@ package struct LocalDatabase: Sendable {
     package func table(_ name: String) throws(DataStoreError) -> ModelTable {
         guard let table = tables[name] else { throw .unknownModel(name) }
         return table
+    }
+}
+
+extension LocalDatabase {
+    /// Runs `transaction` in a write transaction (see ``ConnectionAccess``).
+    func write(_ transaction: @escaping @Sendable (Database) throws -> Void) async throws {
+        try await access.write(transaction)
+    }
+
+    /// Runs `body` in a read transaction (see ``ConnectionAccess``).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await access.read(body)
     }
 }
