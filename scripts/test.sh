@@ -8,6 +8,9 @@ bash scripts/bootstrap.sh
 
 echo "== imports declared in Package.swift"
 python3 scripts/check-imports.py
+echo "== the client's documentation: every public declaration, every example current"
+python3 scripts/check-doc-comments.py
+python3 scripts/check-doc-examples.py --check
 echo "== swift build"
 swift build --build-tests --explicit-target-dependency-import-check error
 echo "== swift test"

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
-/// try await dataStore.save(Post(title: "Hello", blogID: blog.id))
+/// try await dataStore.save(Post(blogID: blog.id, title: "Hello"))
 /// let drafts = try await dataStore.query(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
 /// for await change in dataStore.observe(Post.self) { print(change.mutationType, change.model.title) }
 /// ```

@@ -7,7 +7,7 @@ extension SyncEndpoint {
     /// (`aws_appsync_graphqlEndpoint`, `aws_appsync_apiKey`).
     ///
     /// ```swift
-    /// let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: configurationURL))
+    /// let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: url.appendingPathComponent("amplifyconfiguration.json")))
     /// ```
     ///
     /// - Throws: ``DataStoreError/configuration(_:)`` when the file has no GraphQL API with an
