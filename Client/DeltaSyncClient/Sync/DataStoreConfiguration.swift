@@ -7,7 +7,7 @@ import Foundation
 /// var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-..."))
 /// configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
 /// configuration.conflictHandler = { conflict in .retryLocal }
-/// configuration.errorHandler = { error in logger.error("\(error)") }
+/// configuration.errorHandler = { error in print("sync: \(error)") }
 /// ```
 public struct DataStoreConfiguration: Sendable {
     /// The AppSync (or `deltasync serve`) GraphQL endpoint; `nil` keeps the store local-only.

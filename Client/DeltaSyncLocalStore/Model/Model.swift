@@ -8,7 +8,7 @@ import DeltaSyncModelSchema
 /// straight from a GraphQL response.
 ///
 /// ```swift
-/// let post = Post(title: "Hello", blogID: blog.id)
+/// let post = Post(blogID: blog.id, title: "Hello")
 /// try await dataStore.save(post)
 /// let popular = try await dataStore.query(Post.self, where: Post.keys.rating > 4)
 /// ```

@@ -42,7 +42,7 @@ public struct LazyReference<Related: Model>: Sendable {
 /// A `@hasMany` (or `@manyToMany`, through its join model) list, loaded when asked for.
 ///
 /// ```swift
-/// for comment in try await post.comments.fetch(from: dataStore) { ... }
+/// for comment in try await post.comments.fetch(from: dataStore) { print(comment.content) }
 /// ```
 public struct LazyList<Element: Model>: Sendable {
     /// Selects the related items: their foreign key equals this model's key.

@@ -4,8 +4,9 @@ import DeltaSyncCore
 /// `Post.keys.rating`.
 ///
 /// ```swift
-/// Post.keys.rating > 4 && Post.keys.status == .published
-/// Post.keys.rating.gt(4).or(Post.keys.title.beginsWith("Swift"))
+/// let popular = Post.keys.rating > 4 && Post.keys.status == .published
+/// let swifty = Post.keys.rating.gt(4).or(Post.keys.title.beginsWith("Swift"))
+/// let posts = try await dataStore.query(Post.self, where: popular || swifty)
 /// ```
 public struct QueryField<Value: ModelValue>: Sendable {
     public let name: String

@@ -5,8 +5,8 @@ import DeltaSyncCore
 /// model, and when it finishes syncing. Stopping the iteration unsubscribes.
 ///
 /// ```swift
-/// for try await snapshot in store.observeQuery(for: Post.self, where: Post.keys.rating >= 4) {
-///     show(snapshot.items, syncing: !snapshot.isSynced)
+/// for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.rating >= 4) {
+///     print(snapshot.items.map(\.title), snapshot.isSynced ? "synced" : "syncing")
 /// }
 /// ```
 public struct QuerySnapshots<M: Model>: AsyncSequence, Sendable {
