@@ -1,6 +1,7 @@
 /// A local change the backend refused because the item changed there first
 /// (`ConflictUnhandled`): what this device sent and what the backend holds.
 public struct DataStoreConflict: Sendable {
+    /// The model's GraphQL type name.
     public let modelName: String
     /// What this device sent: `.update` or `.delete`.
     public let mutationType: MutationType

@@ -29,6 +29,7 @@ public struct DataStoreConfiguration: Sendable {
     /// How long sync waits before trying again after the backend could not be reached.
     public var retryBackoff = RetryBackoff()
 
+    /// A configuration with Amplify's defaults; without `endpoint` the store stays local-only.
     public init(endpoint: SyncEndpoint? = nil, syncExpressions: [SyncExpression] = []) {
         self.endpoint = endpoint
         self.syncExpressions = syncExpressions
@@ -37,9 +38,12 @@ public struct DataStoreConfiguration: Sendable {
 
 /// A GraphQL endpoint and its API key.
 public struct SyncEndpoint: Sendable {
+    /// The GraphQL endpoint, e.g. `http://127.0.0.1:20002/graphql` for `deltasync serve`.
     public var url: URL
+    /// The API key sent as `x-api-key`.
     public var apiKey: String
 
+    /// The endpoint at `url`, with `apiKey`.
     public init(url: URL, apiKey: String) {
         self.url = url
         self.apiKey = apiKey
@@ -63,9 +67,12 @@ public struct SyncEndpoint: Sendable {
 
 /// The items of one model to sync, evaluated each time sync starts.
 public struct SyncExpression: Sendable {
+    /// The model's GraphQL type name.
     public let modelName: String
+    /// The items to keep, evaluated each time sync starts (so it can read the app's current state).
     public let predicate: @Sendable () -> QueryPredicate
 
+    /// Syncs only the items of `type` matching `predicate`.
     public init<M: Model>(_ type: M.Type, where predicate: @escaping @Sendable () -> QueryPredicate) {
         modelName = M.modelName
         self.predicate = predicate
@@ -75,9 +82,12 @@ public struct SyncExpression: Sendable {
 /// Capped exponential backoff with jitter: the wait before attempt `n` is
 /// `min(maximum, base × 2ⁿ)` plus up to `base` of random jitter, as Amplify waits.
 public struct RetryBackoff: Sendable {
+    /// The first wait, and the jitter added to every wait.
     public var base: Duration
+    /// The longest wait.
     public var maximum: Duration
 
+    /// Waits from `base`, doubling per attempt, up to `maximum`.
     public init(base: Duration = .milliseconds(100), maximum: Duration = .seconds(300)) {
         self.base = base
         self.maximum = maximum

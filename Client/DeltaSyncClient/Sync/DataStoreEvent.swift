@@ -39,15 +39,18 @@ public enum DataStoreEvent: Sendable {
 
 /// One model change travelling between the device and the backend.
 public struct MutationEvent: Sendable, Equatable {
+    /// The model's GraphQL type name.
     public let modelName: String
     /// The model's key, as ``ModelIdentifier/description`` writes it.
     public let modelID: String
+    /// Whether the change created, updated or deleted the model.
     public let mutationType: MutationType
     /// The model's fields (for a delete sent by this device, its key).
     public let item: Item
     /// The item's `_version` on the backend, when known.
     public var version: Int? { item["_version"]?.intValue }
 
+    /// An event for the change of one model.
     public init(modelName: String, modelID: String, mutationType: MutationType, item: Item) {
         self.modelName = modelName
         self.modelID = modelID

@@ -48,6 +48,7 @@ public protocol NonModel: ModelValue, Codable, Equatable {
 }
 
 extension NonModel {
+    /// Reads the value from its JSON object; anything else is a decoding error.
     @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard case .object(let item) = json else {
             throw DataStoreError.decoding(model: "\(Self.self)", field: nil, reason: "expected an object, got \(json.jsonText)")
@@ -55,6 +56,7 @@ extension NonModel {
         try self.init(item: item)
     }
 
+    /// The value as a JSON object, as it is stored inside its model.
     @inlinable public var json: JSONValue { .object(item) }
 }
 
@@ -62,6 +64,7 @@ extension NonModel {
 public protocol ModelEnum: ModelValue, RawRepresentable, CaseIterable, Codable, Hashable where RawValue == String {}
 
 extension ModelEnum {
+    /// Reads the case from its GraphQL name; an unknown name is a decoding error.
     @inlinable public init(json: JSONValue) throws(DataStoreError) {
         guard let name = json.stringValue, let value = Self(rawValue: name) else {
             throw DataStoreError.decoding(model: "\(Self.self)", field: nil, reason: "\(json.jsonText) is not a case of \(Self.self)")
@@ -69,5 +72,6 @@ extension ModelEnum {
         self = value
     }
 
+    /// The case's GraphQL name.
     @inlinable public var json: JSONValue { .string(rawValue) }
 }

@@ -48,6 +48,7 @@ public struct LazyList<Element: Model>: Sendable {
     /// Selects the related items: their foreign key equals this model's key.
     public let predicate: QueryPredicate
 
+    /// The items related to `owner` through its relation field `name` (`@hasMany`, `@manyToMany` join rows); a field that is not a relation selects nothing.
     public init<Owner: Model>(from owner: Owner, relation name: String) {
         let item = owner.item
         guard let relation = Owner.schema.field(named: name)?.relation else {
@@ -59,6 +60,7 @@ public struct LazyList<Element: Model>: Sendable {
         }
     }
 
+    /// Queries the related items in `store`, in `sort` order, one page when `paginate` is given.
     public func fetch(
         from store: DataStore, sort: [QuerySortDescriptor] = [], paginate: QueryPaginationInput? = nil
     ) async throws(DataStoreError) -> [Element] {

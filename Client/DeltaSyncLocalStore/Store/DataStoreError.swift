@@ -32,6 +32,7 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// ``DataStoreEvent/outboxMutationDropped(_:)``.
     case unreadableOutboxMutation(sequence: Int64, model: String, reason: String)
 
+    /// What went wrong and what to do, for logs.
     public var description: String {
         switch self {
         case .decoding(let model, let field, let reason):

@@ -7,6 +7,7 @@ public enum MutationType: String, Sendable, Codable {
 
 /// One change of one model, as ``DataStore/observe(_:)`` delivers it.
 public struct ModelChange<M: Model>: Sendable {
+    /// Whether the change created, updated or deleted the model.
     public let mutationType: MutationType
     /// The model after the change; for a delete, as it was when deleted.
     public let model: M
@@ -16,6 +17,7 @@ public struct ModelChange<M: Model>: Sendable {
 
 /// The results of an ``DataStore/observeQuery(for:where:sort:)`` query at one moment.
 public struct QuerySnapshot<M: Model>: Sendable {
+    /// The models matching the query, in its sort order.
     public let items: [M]
     /// Whether the model finished syncing with the backend this session; always `false` in
     /// local-only mode.

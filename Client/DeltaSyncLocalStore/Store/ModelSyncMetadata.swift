@@ -3,6 +3,7 @@ import GRDB
 /// Per-model sync state: when the model last synced and with which sync expression. The sync
 /// engine reads it to choose a delta or a full sync.
 public struct ModelSyncMetadata: Sendable, Equatable {
+    /// The model's GraphQL type name.
     public let modelName: String
     /// Milliseconds since 1970: the `startedAt` of the last completed sync.
     public let lastSync: Int?

@@ -6,9 +6,11 @@ import GRDB
 public struct OutboxMutation: Sendable, Equatable {
     /// FIFO position.
     public let sequence: Int64
+    /// The model's GraphQL type name.
     public let modelName: String
     /// The model's key, as ``ModelIdentifier/description`` writes it.
     public let modelID: String
+    /// What the mutation sends: create, update or delete.
     public let mutationType: MutationType
     /// The model's stored fields, with `_version` when the item was synced before.
     public let item: Item

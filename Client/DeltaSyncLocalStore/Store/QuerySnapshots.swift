@@ -10,6 +10,7 @@ import DeltaSyncCore
 /// }
 /// ```
 public struct QuerySnapshots<M: Model>: AsyncSequence, Sendable {
+    /// The query's results at one moment.
     public typealias Element = QuerySnapshot<M>
 
     private let snapshots: AsyncThrowingStream<QuerySnapshot<M>, any Error>
@@ -45,6 +46,7 @@ public struct QuerySnapshots<M: Model>: AsyncSequence, Sendable {
         }
     }
 
+    /// Iterates snapshots as they are taken.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var snapshots: AsyncThrowingStream<QuerySnapshot<M>, any Error>.AsyncIterator
 
@@ -54,6 +56,7 @@ public struct QuerySnapshots<M: Model>: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the snapshots, the first one taken now.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(snapshots: snapshots.makeAsyncIterator())
     }
