@@ -4,8 +4,8 @@
 Every ```swift block of the client's doc comments (Client/DeltaSyncLocalStore,
 Client/DeltaSyncClient) and DocC articles (Client/DeltaSyncClient/DeltaSyncClient.docc) becomes
 the body of one function in Tests/DeltaSyncDocExamplesTests/DocExamples.swift, with `dataStore`,
-`url`, `blog` and `post` in scope, over the models of that target's schema.graphql (the example
-blog schema). `swift build --build-tests` then compiles them all.
+`url`, `blog` and `post` in scope, over the models of that target's schema.graphql (a link to the example
+blog schema, Examples/blog). `swift build --build-tests` then compiles them all.
 
     scripts/check-doc-examples.py           # rewrite the file
     scripts/check-doc-examples.py --check   # fail when the file is not what the docs hold

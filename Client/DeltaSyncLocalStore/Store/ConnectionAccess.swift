@@ -4,7 +4,8 @@ import GRDB
 ///
 /// **A transaction runs on the calling thread when its connection is free, and through GRDB's
 /// queue otherwise.** GRDB's async access hops to the connection's dispatch queue and back: two
-/// thread wake-ups per call, a third of a `save` on a 2-core machine. So when no other access
+/// thread wake-ups per call, which `ClientBenchmark` measured as a large share of a `save` (see
+/// docs/benchmarks.md, Client store). So when no other access
 /// holds or awaits the connection, the transaction runs right here: callers are nonisolated and
 /// async, so "here" is the cooperative pool, never the caller's actor. When another access holds
 /// or awaits it, waiting on this thread would block the pool, so the transaction goes through
