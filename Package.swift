@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         // Shared core: JSON values, AppSync errors, filter predicates. No I/O.
@@ -140,9 +141,27 @@ let package = Package(
         ),
         // The AppSync API of a schema: the executable schema, resolvers, response plans and
         // projection, AppSync's error shapes, conflict handlers, mutation events. No HTTP.
+        // Authentication: who a request's credentials name, for every AppSync mode (API keys,
+        // user pools and OIDC tokens checked with jwt-kit, Lambda, IAM), and the development
+        // issuer. No HTTP server, no GraphQL.
+        .target(
+            name: "DeltaSyncAuth",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncModelSchema",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Backend/DeltaSyncAuth"
+        ),
         .target(
             name: "DeltaSyncGraphQL",
             dependencies: [
+                "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",
@@ -161,6 +180,7 @@ let package = Package(
         .target(
             name: "DeltaSyncRealtime",
             dependencies: [
+                "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncGraphQL",
                 .product(name: "GraphQL", package: "GraphQL"),
@@ -180,6 +200,7 @@ let package = Package(
         .target(
             name: "DeltaSyncServer",
             dependencies: [
+                "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",

@@ -137,7 +137,7 @@ struct RealtimeConnection: Sendable {
             case .start(let id, let data, let extensions):
                 // As AppSync: nothing is started before the connection is acknowledged.
                 guard acknowledged.withLockedValue({ $0 }) else { continue }
-                start(id: id, data: data, extensions: extensions, outbox: outbox, subscriptions: subscriptions)
+                await start(id: id, data: data, extensions: extensions, outbox: outbox, subscriptions: subscriptions)
             case .stop(let id):
                 guard acknowledged.withLockedValue({ $0 }) else { continue }
                 if let subscription = subscriptions.remove(id) { registry.remove(subscription) }
@@ -149,7 +149,7 @@ struct RealtimeConnection: Sendable {
         }
     }
 
-    private func start(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox, subscriptions: Subscriptions) {
+    private func start(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox, subscriptions: Subscriptions) async {
         guard !subscriptions.contains(id) else {
             outbox.send(RealtimeServerMessage.error(
                 id: id, AppSyncError(.duplicatedOperation, "Duplicated operation with id \(id)")))
@@ -163,7 +163,7 @@ struct RealtimeConnection: Sendable {
                     "Max number of \(configuration.maxSubscriptionsPerConnection) subscriptions reached")))
             return
         }
-        switch starts.subscription(id: id, data: data, extensions: extensions, outbox: outbox) {
+        switch await starts.subscription(id: id, data: data, extensions: extensions, outbox: outbox) {
         case .failure(let failure):
             outbox.send(RealtimeServerMessage.error(id: id, failure.errors))
         case .success(let subscription):

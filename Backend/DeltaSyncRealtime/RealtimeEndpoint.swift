@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import HTTPTypes
@@ -12,7 +13,8 @@ package struct RealtimeEndpoint: Sendable {
     static let subprotocol = "graphql-ws"
 
     let configuration: RealtimeConfiguration
-    let apiKey: String
+    /// Authenticates the handshake (and, through ``SubscriptionStart``, every start).
+    let authentication: RequestAuthentication
     let starts: SubscriptionStart
     let registry: SubscriptionRegistry
     /// Takes a WebSocket into the HTTP port's connections, or throws the refusal the port
@@ -21,12 +23,13 @@ package struct RealtimeEndpoint: Sendable {
     let logger: Logger
 
     package init(
-        configuration: RealtimeConfiguration, apiKey: String, executor: RequestExecutor, registry: SubscriptionRegistry,
+        configuration: RealtimeConfiguration, authentication: RequestAuthentication, policy: AuthorizationPolicy?,
+        executor: RequestExecutor, registry: SubscriptionRegistry,
         admit: @escaping @Sendable (any Channel) throws -> Void, logger: Logger
     ) {
         self.configuration = configuration
-        self.apiKey = apiKey
-        starts = SubscriptionStart(executor: executor, apiKey: apiKey)
+        self.authentication = authentication
+        starts = SubscriptionStart(executor: executor, authentication: authentication, policy: policy)
         self.registry = registry
         self.admit = admit
         self.logger = logger
@@ -48,39 +51,50 @@ package struct RealtimeEndpoint: Sendable {
         // Only `graphql-ws` is answered: browsers fail the handshake if the `header-...`
         // entry comes back.
         let headers: HTTPFields = [.secWebSocketProtocol: Self.subprotocol]
-        let refusal: AppSyncError?
+        let carried: Result<RealtimeAuthorization, AppSyncError>
         do {
-            let authorization = try RealtimeAuthorization(upgrade: request)
-            if let key = authorization.apiKey {
-                refusal = key == apiKey ? nil : AppSyncError(.unauthorized, "You are not authorized to make this call.")
-            } else {
-                refusal = AppSyncError(.unauthorized, "Valid authorization header not provided.")
-            }
+            carried = .success(try RealtimeAuthorization(upgrade: request))
         } catch {
-            refusal = error
-        }
-        if let refusal {
-            return .upgrade(headers) { inbound, outbound, _ in
-                // Never acknowledged: the error answers the client's first message (bytes sent
-                // right behind the 101 response can be lost by clients still switching
-                // protocols), then the close.
-                _ = try? await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                        _ = try await messages.next()
-                    }
-                    group.addTask { try await Task.sleep(for: .seconds(10)) }
-                    try await group.next()
-                    group.cancelAll()
-                }
-                try await outbound.write(.text(String(decoding: RealtimeServerMessage.connectionError(refusal, code: 401), as: UTF8.self)))
-                try await outbound.close(.policyViolation, reason: refusal.message)
-            }
+            carried = .failure(error)
         }
         let connection = RealtimeConnection(
             configuration: configuration, starts: starts, registry: registry, channel: channel, logger: logger)
+        let authentication = authentication
         return .upgrade(headers) { inbound, outbound, _ in
-            try await connection.run(inbound: inbound, outbound: outbound)
+            // Authenticated once upgraded: verifying a token may wait (keys are loaded on first use).
+            let refusal: AppSyncError?
+            switch carried {
+            case .failure(let error):
+                refusal = error
+            case .success(let authorization):
+                do {
+                    _ = try await authentication.authenticate(
+                        Credentials(headers: authorization.headers, method: "POST", path: "/graphql/connect"))
+                    refusal = nil
+                } catch let failure as AuthenticationFailure {
+                    refusal = failure.error
+                } catch {
+                    refusal = AuthenticationFailure.missingOrInvalid.error
+                }
+            }
+            guard let refusal else {
+                try await connection.run(inbound: inbound, outbound: outbound)
+                return
+            }
+            // Never acknowledged: the error answers the client's first message (bytes sent
+            // right behind the 101 response can be lost by clients still switching
+            // protocols), then the close.
+            _ = try? await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    _ = try await messages.next()
+                }
+                group.addTask { try await Task.sleep(for: .seconds(10)) }
+                try await group.next()
+                group.cancelAll()
+            }
+            try await outbound.write(.text(String(decoding: RealtimeServerMessage.connectionError(refusal, code: 401), as: UTF8.self)))
+            try await outbound.close(.policyViolation, reason: refusal.message)
         }
     }
 }

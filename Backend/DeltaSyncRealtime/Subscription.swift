@@ -15,12 +15,14 @@ final class Subscription: Sendable {
     /// The other arguments: each must equal the same-named field of the event (an explicit
     /// null matches a null or missing field).
     let argumentFilters: [(field: String, value: JSONValue)]
+    /// The items owner or dynamic group rules limit the subscriber to; `nil` for every item.
+    let restriction: ItemRestriction?
     /// `{"type":"data","id":...,"payload":`, written once.
     let dataPrefix: [UInt8]
 
     init(
         id: String, outbox: RealtimeOutbox, mutations: [String], eventPlan: EventPlan, filter: QueryPredicate,
-        argumentFilters: [(field: String, value: JSONValue)]
+        argumentFilters: [(field: String, value: JSONValue)], restriction: ItemRestriction? = nil
     ) {
         self.id = id
         self.outbox = outbox
@@ -28,14 +30,16 @@ final class Subscription: Sendable {
         self.eventPlan = eventPlan
         self.filter = filter
         self.argumentFilters = argumentFilters
+        self.restriction = restriction
         self.dataPrefix = RealtimeServerMessage.dataPrefix(id: id)
     }
 
     /// No filter and no arguments.
-    var takesEveryEvent: Bool { argumentFilters.isEmpty && filter == .all }
+    var takesEveryEvent: Bool { argumentFilters.isEmpty && filter == .all && restriction == nil }
 
     func matches(_ data: Item) -> Bool {
         for (field, value) in argumentFilters where (data[field] ?? .null) != value { return false }
+        if let restriction, !restriction.admits(data) { return false }
         return filter == .all || filter.matches(data)
     }
 }

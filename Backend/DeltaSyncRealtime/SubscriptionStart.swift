@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import GraphQL
@@ -7,13 +8,19 @@ import NIOConcurrencyHelpers
 /// against the schema, the triggering mutations, filters and the event plan.
 struct SubscriptionStart: Sendable {
     let executor: RequestExecutor
-    let apiKey: String
+    /// Authenticates each start's `extensions.authorization`, which may use another mode than
+    /// the connection's.
+    let authentication: RequestAuthentication
+    /// The schema's rules; `nil` when it has none.
+    let policy: AuthorizationPolicy?
     let eventPlans = EventPlanCache()
 
     /// - Returns: the subscription, or the errors for the `error` message (AppSync's shapes).
-    func subscription(id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox) -> Result<Subscription, ResponseErrors> {
+    func subscription(
+        id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox
+    ) async -> Result<Subscription, ResponseErrors> {
         do {
-            try authorize(extensions["authorization"])
+            let caller = try await authorize(extensions["authorization"])
             guard case .object(let body)? = try? JSONValue(parsing: data) else {
                 throw AppSyncError(.malformedMessage, "payload.data must be a JSON object with the GraphQL query.")
             }
@@ -23,25 +30,32 @@ struct SubscriptionStart: Sendable {
             case .success(let parsed): document = parsed
             case .failure(let failure): return .failure(failure)
             }
-            return .success(try subscription(id: id, request: request, document: document, outbox: outbox))
+            return .success(try subscription(id: id, request: request, document: document, outbox: outbox, caller: caller))
         } catch {
             let shown = AppSyncError.redacting(error, at: "subscription \(id)", logger: executor.logger)
             return .failure(ResponseErrors(errors: [ErrorShape.plain(shown)]))
         }
     }
 
-    private func authorize(_ authorization: JSONValue) throws(AppSyncError) {
+    /// The caller of a start; `nil` when the schema has no rules (any authenticated caller may
+    /// subscribe to anything).
+    private func authorize(_ authorization: JSONValue) async throws(AppSyncError) -> Caller? {
         guard !authorization.isNull else {
             throw AppSyncError(.unauthorized, "Valid authorization header not provided: send extensions.authorization with the start message.")
         }
-        guard try RealtimeAuthorization(extensions: authorization).apiKey == apiKey else {
-            throw AppSyncError(.unauthorized, "You are not authorized to make this call.")
+        let headers = try RealtimeAuthorization(extensions: authorization).headers
+        let identity: Identity
+        do {
+            identity = try await authentication.authenticate(Credentials(headers: headers, path: "/graphql/connect"))
+        } catch {
+            throw error.error
         }
+        return policy.map { Caller(identity: identity, policy: $0) }
     }
 
-    private func subscription(id: String, request: OperationRequest, document: Document, outbox: RealtimeOutbox) throws
-        -> Subscription
-    {
+    private func subscription(
+        id: String, request: OperationRequest, document: Document, outbox: RealtimeOutbox, caller: Caller?
+    ) throws -> Subscription {
         let operations = document.definitions.compactMap { $0 as? OperationDefinition }
         guard
             let operation = request.operationName.flatMap({ name in operations.first { $0.name?.value == name } })
@@ -79,11 +93,18 @@ struct SubscriptionStart: Sendable {
             }
         }
 
-        let eventPlan = try eventPlans.plan(request: request, key: field.alias?.value ?? name) {
-            try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema)
+        var restriction: ItemRestriction?
+        if let caller {
+            (argumentFilters, restriction) = try caller.subscription(name, arguments: argumentFilters)
+        }
+        // Plans are shared only by callers who see the same fields.
+        let reader = caller.flatMap { $0.mayDenyFields(ofSubscription: name) ? $0.identity : nil }
+        let eventPlan = try eventPlans.plan(request: request, key: field.alias?.value ?? name, reader: reader) {
+            try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema, caller: caller)
         }
         return Subscription(
-            id: id, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter, argumentFilters: argumentFilters)
+            id: id, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter, argumentFilters: argumentFilters,
+            restriction: restriction)
     }
 
     /// An argument's value with variables substituted; `nil` for an unsupplied variable.
@@ -116,15 +137,17 @@ final class EventPlanCache: Sendable {
         let operationName: String?
         let variables: String
         let rootKey: String
+        /// The subscriber, when what they may read differs from others.
+        let reader: Identity?
     }
 
     private let plans = NIOLockedValueBox<[Key: EventPlan]>([:])
     private let capacity = 1024
 
-    func plan(request: OperationRequest, key rootKey: String, make: () throws -> EventPlan) throws -> EventPlan {
+    func plan(request: OperationRequest, key rootKey: String, reader: Identity?, make: () throws -> EventPlan) throws -> EventPlan {
         let key = Key(
             query: request.query, operationName: request.operationName,
-            variables: JSONValue.object(request.variables).jsonText, rootKey: rootKey)
+            variables: JSONValue.object(request.variables).jsonText, rootKey: rootKey, reader: reader)
         if let plan = plans.withLockedValue({ $0[key] }) { return plan }
         let plan = try make()
         return plans.withLockedValue { plans in

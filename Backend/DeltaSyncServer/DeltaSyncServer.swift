@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
@@ -33,6 +34,11 @@ public struct DeltaSyncServer: Sendable {
     /// The key clients send as `x-api-key`: the configured one or a generated `da2-...` key.
     public let apiKey: String
     let executor: RequestExecutor
+    /// Who a request's credentials name, for every mode the API has.
+    let authentication: RequestAuthentication
+    /// The schema's `@auth` rules and the modes' directives; `nil` when neither restricts anything.
+    let policy: AuthorizationPolicy?
+    let developmentIssuer: DevelopmentIssuerSource?
     let realtime: RealtimeEndpoint
     let store: any ItemStore
     let expiry: ExpiryService
@@ -67,6 +73,14 @@ public struct DeltaSyncServer: Sendable {
         environment.filterLimits = configuration.filterLimits
         environment.maxPageSize = configuration.maxPageSize
         environment.fieldAuthorization = configuration.fieldAuthorization
+        let modes = configuration.authModes
+            ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
+        let policy = AuthorizationPolicy(schema: project.schema, modes: modes)
+        self.policy = policy.isOpen ? nil : policy
+        environment.policy = self.policy
+        let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
+        developmentIssuer = issuer
+        authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, configuration: configuration)
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
@@ -76,11 +90,35 @@ public struct DeltaSyncServer: Sendable {
         let connections = ConnectionRegistry(configuration: configuration.connections)
         self.connections = connections
         realtime = RealtimeEndpoint(
-            configuration: configuration.realtime, apiKey: apiKey, executor: executor, registry: subscribers,
+            configuration: configuration.realtime, authentication: authentication, policy: self.policy,
+            executor: executor, registry: subscribers,
             admit: { channel in try connections.admitWebSocket(channel) }, logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: configuration.clock, logger: self.logger)
+    }
+
+    /// One authenticator per mode: API keys (``apiKey`` and ``ServerConfiguration/apiKeys``),
+    /// the configured token providers, the development issuer for user pools and OIDC, and
+    /// ``ServerConfiguration/authenticators``.
+    private static func authentication(
+        modes: APIAuthModes, apiKey: String, issuer: DevelopmentIssuerSource?, configuration: ServerConfiguration
+    ) -> RequestAuthentication {
+        var authenticators = configuration.authenticators
+        authenticators.append(APIKeyAuthenticator(keys: [APIKey(apiKey)] + configuration.apiKeys, clock: configuration.clock))
+        for provider in configuration.tokenProviders {
+            authenticators.append(TokenAuthenticator(
+                verification: provider.verification, loadingKeys: { try await provider.keys.keys() }, clock: configuration.clock))
+        }
+        if let issuer {
+            for mode in [AuthMode.userPools, .oidc] {
+                var verification = TokenVerification(mode: mode, issuer: DevelopmentIssuer.issuer)
+                verification.leeway = 60
+                authenticators.append(TokenAuthenticator(
+                    verification: verification, loadingKeys: { try await issuer.issuer().keys }, clock: configuration.clock))
+            }
+        }
+        return RequestAuthentication(modes: modes, authenticators: authenticators)
     }
 
     /// Executes one GraphQL request in-process, as `POST /graphql` would after authorization,
@@ -113,7 +151,7 @@ public struct DeltaSyncServer: Sendable {
         router.add(middleware: CORSMiddleware(
             allowOrigin: .originBased,
             allowHeaders: [
-                .contentType, .authorization, APIKeyAuthenticator.header,
+                .contentType, .authorization, HTTPAuthentication.apiKeyHeader,
                 HTTPField.Name("x-amz-date")!, HTTPField.Name("x-amz-security-token")!,
                 HTTPField.Name("x-amz-user-agent")!,
             ],
@@ -123,10 +161,13 @@ public struct DeltaSyncServer: Sendable {
         router.get("health") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
-        let authenticator = APIKeyAuthenticator(apiKey: apiKey)
-        GraphQLRoutes(executor: executor, authenticator: authenticator, maxBodyBytes: configuration.maxRequestBodyBytes)
+        let authentication = HTTPAuthentication(authentication: authentication, policy: policy)
+        GraphQLRoutes(executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes)
             .add(to: router)
-        AdminRoutes(store: store, authenticator: authenticator).add(to: router)
+        AdminRoutes(store: store, authentication: authentication).add(to: router)
+        if let developmentIssuer {
+            WellKnownRoutes(issuer: developmentIssuer).add(to: router)
+        }
         let realtime = self.realtime
         // Events up to the realtime limit go out as one frame. No WebSocket pings: the protocol
         // has `ka`, and a ping timer per connection costs memory on every idle connection. Text

@@ -62,7 +62,8 @@ struct SchemaDescriptionWriter {
         source.line(
             "            timestamps: .init(createdAt: \(Self.optional(model.timestamps.createdAt)), "
                 + "updatedAt: \(Self.optional(model.timestamps.updatedAt))),")
-        source.line("            isJoinModel: \(model.isJoinModel)")
+        source.line("            isJoinModel: \(model.isJoinModel),")
+        source.line("            authRules: \(Self.authRules(model.authRules))")
         source.line("        ),")
     }
 
@@ -80,7 +81,20 @@ struct SchemaDescriptionWriter {
         } ?? "nil"
         return ".init(name: \(string(field.name)), type: \(fieldType(field.type)), isList: \(field.isList), "
             + "isRequired: \(field.isRequired), isListElementRequired: \(field.isListElementRequired), "
-            + "defaultValue: \(field.defaultValue.map(json) ?? "nil"), relation: \(relation), isGenerated: \(field.isGenerated))"
+            + "defaultValue: \(field.defaultValue.map(json) ?? "nil"), relation: \(relation), isGenerated: \(field.isGenerated), "
+            + "authRules: \(authRules(field.authRules)))"
+    }
+
+    private static func authRules(_ rules: [AuthRule]?) -> String {
+        guard let rules else { return "nil" }
+        let written = rules.map { rule in
+            let operations = ModelOperation.allCases.filter(rule.operations.contains).map { ".\($0.rawValue)" }
+            return ".init(strategy: .\(rule.strategy.rawValue), provider: .\(rule.provider.rawValue), "
+                + "operations: [\(operations.joined(separator: ", "))], ownerField: \(string(rule.ownerField)), "
+                + "identityClaim: \(string(rule.identityClaim)), groupClaim: \(string(rule.groupClaim)), "
+                + "groups: \(strings(rule.groups)), groupsField: \(optional(rule.groupsField)))"
+        }
+        return "[\(written.joined(separator: ", "))]"
     }
 
     private static func fieldType(_ type: FieldType) -> String {

@@ -16,6 +16,8 @@ public struct Field: Sendable, Equatable {
     public var relation: Relation?
     /// `true` for fields Amplify adds (implicit foreign keys, timestamps, join model keys).
     public var isGenerated: Bool
+    /// Field-level `@auth` rules, which replace the model's for this field; `nil` when none.
+    public var authRules: [AuthRule]?
 
     public init(
         name: String,
@@ -25,7 +27,8 @@ public struct Field: Sendable, Equatable {
         isListElementRequired: Bool = false,
         defaultValue: JSONValue? = nil,
         relation: Relation? = nil,
-        isGenerated: Bool = false
+        isGenerated: Bool = false,
+        authRules: [AuthRule]? = nil
     ) {
         self.name = name
         self.type = type
@@ -35,6 +38,7 @@ public struct Field: Sendable, Equatable {
         self.defaultValue = defaultValue
         self.relation = relation
         self.isGenerated = isGenerated
+        self.authRules = authRules
     }
 }
 

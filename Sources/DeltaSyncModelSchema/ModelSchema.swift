@@ -16,6 +16,9 @@ public struct ModelSchema: Sendable, Equatable {
     public var timestamps: Timestamps
     /// `true` for the join model a `@manyToMany` generates.
     public var isJoinModel: Bool
+    /// The model's `@auth` rules; `nil` when the model has no `@auth` (every caller a field's
+    /// modes admit may do everything, as AppSync without authorization rules).
+    public var authRules: [AuthRule]?
 
     public init(
         name: String,
@@ -24,7 +27,8 @@ public struct ModelSchema: Sendable, Equatable {
         indexes: [Index] = [],
         operations: Operations,
         timestamps: Timestamps = Timestamps(),
-        isJoinModel: Bool = false
+        isJoinModel: Bool = false,
+        authRules: [AuthRule]? = nil
     ) {
         self.name = name
         self.fields = fields
@@ -33,6 +37,7 @@ public struct ModelSchema: Sendable, Equatable {
         self.operations = operations
         self.timestamps = timestamps
         self.isJoinModel = isJoinModel
+        self.authRules = authRules
     }
 
     public func field(named name: String) -> Field? { fields.first { $0.name == name } }

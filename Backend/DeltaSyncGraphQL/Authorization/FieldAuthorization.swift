@@ -28,6 +28,13 @@ package protocol FieldAuthorization: Sendable {
     /// - Parameter item: the stored item, or for a realtime event the mutation's result (the
     ///   fields the mutation selected, by field name).
     func denial(of field: String, on typeName: String, in item: Item) -> AppSyncError?
+
+    /// `false` when no field of `typeName` can be denied, so writers need not ask per field.
+    func mayDeny(on typeName: String) -> Bool
+}
+
+extension FieldAuthorization {
+    package func mayDeny(on typeName: String) -> Bool { true }
 }
 
 extension AppSyncError {

@@ -20,7 +20,8 @@ package final class EventPlan: Sendable {
     ///
     /// - Throws: ``AppSyncError`` when the field is not a subscription to a model's mutations.
     package init(
-        _ field: GraphQL.Field, fragments: [String: FragmentDefinition], variables: [String: JSONValue], schema: ExecutableSchema
+        _ field: GraphQL.Field, fragments: [String: FragmentDefinition], variables: [String: JSONValue], schema: ExecutableSchema,
+        caller: Caller? = nil
     ) throws {
         let name = field.name.value
         guard let definition = (try? schema.graphQL.subscriptionType?.fields())?[name],
@@ -36,7 +37,7 @@ package final class EventPlan: Sendable {
         }
         rootKey = field.alias?.value ?? name
         self.plan = plan
-        projection = schema.projection
+        projection = schema.projection.authorized(by: caller)
     }
 
     /// `{"data":{"<rootKey>":...}}`, plus `errors` when a non-null field had no value.

@@ -38,11 +38,13 @@ package struct ExecutableSchema: Sendable {
     /// A generated mutation of a model, callable without the executor.
     struct ModelMutation: Sendable {
         let model: ModelSchema
-        let run: @Sendable (_ args: Map, _ field: MutationField) async throws -> ItemObject
+        /// `.create`, `.update` or `.delete`.
+        let operation: ModelOperation
+        let run: @Sendable (_ args: Map, _ field: MutationField, _ access: RootAccess) async throws -> ItemObject
     }
 
     package init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
-        sdl = schema.appSyncSDL()
+        sdl = schema.appSyncSDL(authModes: environment.policy?.directives.modes ?? APIAuthModes())
         graphQL = try buildSchema(source: sdl)
         subscriptionTriggers = try Self.subscriptionTriggers(sdl)
         AWSScalars.install(in: graphQL)
@@ -64,7 +66,10 @@ package struct ExecutableSchema: Sendable {
             if let name = ops.get {
                 queryFields[name] = .object(model)
                 queryResolvers[name] = { _, args, context, info in
+                    let access = Self.access(model, .get, context, info)
+                    try access.require()
                     guard let found = try await queries.get(model, args: args) else { return nil }
+                    try access.require(found.item)
                     return Self.completed(found, context: context, info: info, projection: projection)
                 }
             }
@@ -72,7 +77,8 @@ package struct ExecutableSchema: Sendable {
                 queryFields[name] = .page(model)
                 queryResolvers[name] = { _, args, context, info in
                     try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
-                        try await queries.list(model, args: args, queryName: name, writer: writer)
+                        try await queries.list(
+                            model, args: args, queryName: name, access: Self.access(model, .list, context, info), writer: writer)
                     }
                 }
             }
@@ -81,7 +87,8 @@ package struct ExecutableSchema: Sendable {
                 queryResolvers[name] = { _, args, context, info in
                     try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
                         try await syncs.sync(
-                            model, args: args, info: info, plans: (context as? RequestScope)?.plans, writer: writer)
+                            model, args: args, info: info, plans: (context as? RequestScope)?.plans,
+                            access: Self.access(model, .sync, context, info), writer: writer)
                     }
                 }
             }
@@ -90,20 +97,22 @@ package struct ExecutableSchema: Sendable {
                 queryFields[name] = .page(model)
                 queryResolvers[name] = { _, args, context, info in
                     try await Self.connection(model, args: args, maxPage: maxPage, context: context, info: info, projection: projection) { writer in
-                        try await queries.indexQuery(model, index: index, args: args, queryName: name, writer: writer)
+                        try await queries.indexQuery(
+                            model, index: index, args: args, queryName: name, access: Self.access(model, .list, context, info),
+                            writer: writer)
                     }
                 }
             }
-            let runs: [(String?, @Sendable (Map, MutationField) async throws -> ItemObject)] = [
-                (ops.create, { args, field in try await mutations.create(model, args: args, field: field) }),
-                (ops.update, { args, field in try await mutations.update(model, args: args, field: field) }),
-                (ops.delete, { args, field in try await mutations.delete(model, args: args, field: field) }),
+            let runs: [(String?, ModelOperation, @Sendable (Map, MutationField, RootAccess) async throws -> ItemObject)] = [
+                (ops.create, .create, { args, field, access in try await mutations.create(model, args: args, field: field, access: access) }),
+                (ops.update, .update, { args, field, access in try await mutations.update(model, args: args, field: field, access: access) }),
+                (ops.delete, .delete, { args, field, access in try await mutations.delete(model, args: args, field: field, access: access) }),
             ]
-            for case (let name?, let run) in runs {
-                modelMutations[name] = ModelMutation(model: model, run: run)
+            for case (let name?, let operation, let run) in runs {
+                modelMutations[name] = ModelMutation(model: model, operation: operation, run: run)
                 mutationResolvers[name] = { _, args, context, info in
                     try await Self.mutationResult(context: context, info: info, projection: projection) {
-                        try await run(args, MutationField(info))
+                        try await run(args, MutationField(info), Self.access(model, operation, context, info))
                     }
                 }
             }
@@ -127,13 +136,18 @@ package struct ExecutableSchema: Sendable {
                     }
                 }
                 try Self.attach(relationResolvers, to: type)
-                if let authorization = environment.fieldAuthorization { try Self.authorize(type, by: authorization) }
+                if environment.fieldAuthorization != nil || environment.policy?.isOpen == false { try Self.authorize(type) }
             }
         }
         self.modelMutations = modelMutations
         self.queryFields = queryFields
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
+    }
+
+    /// What the request's caller may do through the root field at `info`.
+    private static func access(_ model: ModelSchema, _ operation: ModelOperation, _ context: Any, _ info: GraphQLResolveInfo) -> RootAccess {
+        (context as? RequestScope)?.access(model, operation, info) ?? .open(field: info.fieldName, parentType: info.parentType.name)
     }
 
     /// A root connection field: when the request's plan projects its items, the resolver gets
@@ -146,7 +160,7 @@ package struct ExecutableSchema: Sendable {
             return try await budgeted(args, context: context, maxPage: maxPage) { try await resolve(nil) }
         }
         var connection = try await budgeted(args, context: context, maxPage: maxPage) {
-            try await resolve(projection.writer(for: page.items))
+            try await resolve(scope.projection.writer(for: page.items))
         }
         switch connection.items {
         case .projected(let array):
@@ -198,7 +212,7 @@ package struct ExecutableSchema: Sendable {
         _ result: ItemObject, context: Any, info: GraphQLResolveInfo, projection: ItemProjection
     ) -> ItemObject? {
         guard let scope = context as? RequestScope, let (key, root) = scope.root(info), case .object(let plan) = root,
-            let completed = projection.object(result.item, plan: plan)
+            let completed = scope.projection.object(result.item, plan: plan)
         else { return result }
         scope.projected.object(key, completed)
         return nil
@@ -207,12 +221,14 @@ package struct ExecutableSchema: Sendable {
     /// Every field of a model type asks `authorization` before it is read, for what the
     /// executor completes (``ItemProjection`` asks it for what it writes). A denied field
     /// throws its error: the executor nulls it, or its parent when it is non-null.
-    private static func authorize(_ type: GraphQLObjectType, by authorization: any FieldAuthorization) throws {
+    private static func authorize(_ type: GraphQLObjectType) throws {
         let typeName = type.name
         try GraphQLLibraryHooks.wrapFields(of: type) { name, resolve in
             let read: GraphQLFieldResolve = resolve ?? { source, _, _, info in (source as? ItemObject)?[info.fieldName] }
             return { source, args, context, info in
-                if let item = (source as? ItemObject)?.item, let denial = authorization.denial(of: name, on: typeName, in: item) {
+                if let authorization = (context as? RequestScope)?.fieldAuthorization, let item = (source as? ItemObject)?.item,
+                    let denial = authorization.denial(of: name, on: typeName, in: item)
+                {
                     throw denial
                 }
                 return try await read(source, args, context, info)

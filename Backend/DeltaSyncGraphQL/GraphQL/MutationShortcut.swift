@@ -91,18 +91,20 @@ struct MutationShortcut: @unchecked Sendable {
     /// Runs the mutation with a request's variables. Returns the result for `data`, or the
     /// mutation's outcome for the executor to complete (``RequestScope``'s earlier results);
     /// `nil`, having run nothing, when the executor must coerce the variables.
-    func run(variables: [String: JSONValue]) async -> Result<Map, Failure>? {
+    func run(variables: [String: JSONValue], caller: Caller? = nil) async -> Result<Map, Failure>? {
         guard let coerced = Self.variables(operation.variableDefinitions, variables, schema: schema),
             let arguments = Self.arguments(field, definition: definition, variables: coerced)
         else { return nil }
         let outcome: Result<ItemObject, any Error>
         do {
             let call = MutationField(name: field.name.value, selections: [selection], fragments: fragments)
-            outcome = .success(try await mutation.run(arguments, call))
+            let access = caller?.access(mutation.model, mutation.operation, field: field.name.value, parentType: "Mutation")
+                ?? .open(field: field.name.value, parentType: "Mutation")
+            outcome = .success(try await mutation.run(arguments, call, access))
         } catch {
             outcome = .failure(error)
         }
-        guard case .success(let object) = outcome, let result = projection.object(object.item, plan: plan) else {
+        guard case .success(let object) = outcome, let result = projection.authorized(by: caller).object(object.item, plan: plan) else {
             return .failure(Failure(outcome: outcome))
         }
         return .success(result)

@@ -36,10 +36,11 @@ package struct RequestExecutor: Sendable {
 
     /// - Parameter explain: record how sync queries read their items and return it in
     ///   `extensions.deltasync.plans`.
-    package func execute(_ request: OperationRequest, explain: Bool = false) async -> [UInt8] {
+    /// - Parameter caller: who sent the request; `nil` when the server has no authorization rules.
+    package func execute(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil) async -> [UInt8] {
         let limits = executionLimits
         let answer = await Deadline.race(after: limits.timeout) {
-            let (body, splices) = await respond(request, explain: explain)
+            let (body, splices) = await respond(request, explain: explain, caller: caller)
             return ResponseJSON.bytes(body, splices: splices)
         }
         guard let bytes = answer else {
@@ -91,7 +92,7 @@ package struct RequestExecutor: Sendable {
         ResponseErrors(errors: [ErrorShape.plain("Validation error: \(reason)")])
     }
 
-    private func respond(_ request: OperationRequest, explain: Bool) async -> (Map, [ResponseJSON.Splice]) {
+    private func respond(_ request: OperationRequest, explain: Bool, caller: Caller?) async -> (Map, [ResponseJSON.Splice]) {
         let prepared: PreparedDocument
         switch prepare(request.query) {
         case .success(let found): prepared = found
@@ -106,7 +107,7 @@ package struct RequestExecutor: Sendable {
         }
         do {
             var earlierResults: [String: Result<ItemObject, any Error>] = [:]
-            if let shortcut = plan.mutation, let outcome = await shortcut.run(variables: request.variables) {
+            if let shortcut = plan.mutation, let outcome = await shortcut.run(variables: request.variables, caller: caller) {
                 switch outcome {
                 case .success(let result):
                     let data = Map.dictionary([shortcut.responseKey: result])
@@ -117,10 +118,11 @@ package struct RequestExecutor: Sendable {
                 }
             }
             let scope = RequestScope(
-                plan: plan, explain: explain, budget: ResolverBudget(executionLimits), earlierResults: earlierResults)
+                plan: plan, explain: explain, budget: ResolverBudget(executionLimits), caller: caller,
+                projection: schema.projection, earlierResults: earlierResults)
             let result = try await run(request, document: prepared.document, scope: scope)
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
-            let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: schema.projection)
+            let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
             if plan.operationType == .mutation {
                 publishEvents(of: plan, data: data, document: prepared.document, request: request)
             }

@@ -11,19 +11,35 @@ final class RequestScope: Sendable {
     let budget: ResolverBudget
     /// The root values projection completed, for the response.
     let projected = ProjectedRoots()
+    /// Who is asking; `nil` when the server has no authorization rules.
+    let caller: Caller?
+    /// The schema's projection, asking the caller about every field.
+    let projection: ItemProjection
 
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
     init(
-        plan: ResponsePlan, explain: Bool, budget: ResolverBudget,
+        plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller? = nil, projection: ItemProjection,
         earlierResults: [String: Result<ItemObject, any Error>] = [:]
     ) {
         self.plan = plan
+        self.caller = caller
+        self.projection = projection.authorized(by: caller)
         plans = QueryPlanLog(explain: explain)
         self.budget = budget
         self.earlierResults = earlierResults
+    }
+
+    /// Who decides field reads for this request: the caller, else the server-wide rule.
+    var fieldAuthorization: (any FieldAuthorization)? { projection.authorization }
+
+    /// What the caller may do through a root field.
+    func access(_ model: ModelSchema, _ operation: ModelOperation, _ info: GraphQLResolveInfo) -> RootAccess {
+        let parent = info.parentType.name
+        return caller?.access(model, operation, field: info.fieldName, parentType: parent)
+            ?? .open(field: info.fieldName, parentType: parent)
     }
 
     /// The response key of a root field; `nil` for a nested one.

@@ -17,12 +17,21 @@ struct ItemProjection: Sendable {
     let schema: AmplifySchema
     let queries: QueryResolvers
     /// Asked for every field but `__typename`; `nil` lets every field be read.
-    let authorization: (any FieldAuthorization)?
+    private(set) var authorization: (any FieldAuthorization)?
 
     init(schema: AmplifySchema, queries: QueryResolvers) {
         self.schema = schema
         self.queries = queries
         authorization = queries.environment.fieldAuthorization
+    }
+
+    /// This projection asking `authorization` (a request's ``Caller``) instead; `nil` keeps the
+    /// server-wide one.
+    func authorized(by authorization: (any FieldAuthorization)?) -> ItemProjection {
+        guard let authorization else { return self }
+        var copy = self
+        copy.authorization = authorization
+        return copy
     }
 
     /// The plan of `selection` on `model`'s items; `nil` where the executor must complete them.

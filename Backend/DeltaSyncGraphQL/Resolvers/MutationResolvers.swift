@@ -17,8 +17,11 @@ struct MutationResolvers: Sendable {
     /// How often a Lambda-resolved write is retried when the item changed meanwhile.
     static let maxConflictAttempts = 5
 
-    func create(_ model: ModelSchema, args: Map, field: MutationField) async throws -> ItemObject {
-        let input = try MutationInput.item(args)
+    /// - Parameter access: what the caller may create; owner fields the input leaves out are
+    ///   filled with the caller's identity, and a given owner must be the caller.
+    func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
+        try access.require()
+        let input = try access.creating(MutationInput.item(args), owners: access.owners)
         let condition = try environment.predicate(args.argument("condition"))
         var item: Item = [:]
         for field in model.storedFields {
@@ -57,13 +60,13 @@ struct MutationResolvers: Sendable {
         return ItemObject(item: created)
     }
 
-    func update(_ model: ModelSchema, args: Map, field: MutationField) async throws -> ItemObject {
-        try await change(model, args: args, field: field, isDelete: false)
+    func update(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
+        try await change(model, args: args, field: field, isDelete: false, access: access)
     }
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
-    func delete(_ model: ModelSchema, args: Map, field: MutationField) async throws -> ItemObject {
-        try await change(model, args: args, field: field, isDelete: true)
+    func delete(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
+        try await change(model, args: args, field: field, isDelete: true, access: access)
     }
 
     // MARK: - Update and delete
@@ -80,7 +83,10 @@ struct MutationResolvers: Sendable {
         case retry
     }
 
-    private func change(_ model: ModelSchema, args: Map, field: MutationField, isDelete: Bool) async throws -> ItemObject {
+    private func change(
+        _ model: ModelSchema, args: Map, field: MutationField, isDelete: Bool, access: RootAccess
+    ) async throws -> ItemObject {
+        try access.require()
         let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
         let key = try MutationInput.key(model, from: input)
@@ -92,9 +98,13 @@ struct MutationResolvers: Sendable {
             let now = environment.nowMilliseconds
             let step = try await environment.store.write { tx -> Step in
                 guard let existing = try tx.get(model, key: key) else {
+                    // Owner rules compare the stored owner, which a missing item lacks.
+                    if access.restriction != nil { throw access.denial }
                     // `attribute_exists(key)` fails on a missing item, exactly like a false condition.
                     throw AppSyncError.conditionalCheckFailed()
                 }
+                // The stored owner decides, not the input's (Amplify reads the item first).
+                try access.require(existing)
                 if sent == existing["_version"]?.intValue {
                     guard condition.matches(existing) else {
                         return .conditionFailed(existing: existing)

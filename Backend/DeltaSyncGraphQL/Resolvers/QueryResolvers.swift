@@ -25,8 +25,10 @@ struct QueryResolvers: Sendable {
 
     /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
     func list(
-        _ model: ModelSchema, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+        _ model: ModelSchema, args: Map, queryName: String, access callerAccess: RootAccess = .open(),
+        writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
+        try callerAccess.require()
         let key = model.primaryKey
         let access: ItemQuery.Access
         if let partition = args.argument(key.partitionField), !partition.isNull {
@@ -37,19 +39,21 @@ struct QueryResolvers: Sendable {
             }
             access = .scan
         }
-        return try await page(model, access: access, args: args, queryName: queryName, writer: writer)
+        return try await page(model, access: access, args: args, queryName: queryName, caller: callerAccess, writer: writer)
     }
 
     /// A `queryField` of an `@index`.
     func indexQuery(
-        _ model: ModelSchema, index: Index, args: Map, queryName: String, writer: ItemProjection.ItemArrayWriter? = nil
+        _ model: ModelSchema, index: Index, args: Map, queryName: String, access callerAccess: RootAccess = .open(),
+        writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
+        try callerAccess.require()
         guard let partition = args.argument(index.partitionField), !partition.isNull else {
             throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
         }
         let access = ItemQuery.Access.index(
             index.name, partition: partition, sortKey: try sortKeyCondition(index.sortKeyFields, args: args))
-        return try await page(model, access: access, args: args, queryName: queryName, writer: writer)
+        return try await page(model, access: access, args: args, queryName: queryName, caller: callerAccess, writer: writer)
     }
 
     /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key.
@@ -100,7 +104,7 @@ struct QueryResolvers: Sendable {
 
     func page(
         _ model: ModelSchema, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
-        writer: ItemProjection.ItemArrayWriter? = nil
+        caller: RootAccess = .open(), writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
         let after = try args.argument("nextToken")?.stringValue.map {
@@ -109,7 +113,7 @@ struct QueryResolvers: Sendable {
         let descending = args.argument("sortDirection")?.stringValue == "DESC"
         let query = ItemQuery(
             access: access,
-            filter: try filter ?? QueryPredicate(filter: args.argument("filter") ?? .null),
+            filter: caller.narrowing(try filter ?? QueryPredicate(filter: args.argument("filter") ?? .null)),
             limit: limit,
             after: after,
             descending: descending

@@ -22,6 +22,9 @@ package struct ResolverEnvironment: Sendable {
     /// Who may read which model fields; `nil` lets everyone read every field. Every response
     /// path asks it (see ``FieldAuthorization``).
     package var fieldAuthorization: (any FieldAuthorization)?
+    /// The schema's `@auth` rules and the API's modes; `nil` serves the API with the default
+    /// mode alone and no rules (the executor-only tests).
+    package var policy: AuthorizationPolicy?
 
     package init(
         schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,

@@ -17,16 +17,19 @@ struct SyncResolvers: Sendable {
     /// - Parameter writer: writes a base page's items as JSON while they are read (see
     ///   ``ResolvedPage``); `nil` to hand them to the executor.
     func sync(
-        _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?,
+        _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?, access callerAccess: RootAccess = .open(),
         writer: ItemProjection.ItemArrayWriter?
     ) async throws -> Connection {
+        try callerAccess.require()
         let queryName = info.fieldName
         let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: Self.maxLimit)
         let token = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName)
         }
         let filterInput = args.argument("filter") ?? .null
-        let filter = try environment.predicate(filterInput)
+        // The caller's items only: owner rules narrow base and delta pages alike (tombstones
+        // keep their owner, so an owner's deletes still reach their devices).
+        let filter = callerAccess.narrowing(try environment.predicate(filterInput))
         let lastSync = args.argument("lastSync")?.intValue
         let now = environment.nowMilliseconds
         let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now)

@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
@@ -77,6 +78,23 @@ public struct ServerConfiguration: Sendable {
     /// DynamoDB ends a page at 1 MB, so AppSync never returns every item at once. The rest
     /// follows through `nextToken`. Default 1,000.
     public var maxPageSize = 1000
+
+    // MARK: - Authorization
+
+    /// The API's authorization modes. `nil` (the default): API key, plus every mode the
+    /// schema's `@auth` rules name as additional modes, so a schema works with no setup.
+    public var authModes: APIAuthModes?
+    /// More API keys besides ``apiKey``, each with its expiry.
+    public var apiKeys: [APIKey] = []
+    /// User pools and OIDC providers whose tokens are accepted (besides development tokens).
+    public var tokenProviders: [TokenProvider] = []
+    /// Accept tokens of the development issuer (`deltasync token`) for user pools and OIDC,
+    /// and serve its keys at `/.well-known/jwks.json`. Default `true`.
+    public var acceptsDevelopmentTokens = true
+    /// The server's data folder: the development issuer's key is kept here.
+    public var dataDirectory = ".deltasync"
+    /// More authenticators: Lambda authorizers, IAM, or a test's own.
+    public var authenticators: [any Authenticator] = []
 
     /// Who may read which model fields, asked on every response path; `nil` (the default)
     /// lets every caller read every field. Authorization (`@auth`) builds on this hook.

@@ -8,14 +8,14 @@ import Hummingbird
 /// Needs the API key like `/graphql`.
 struct AdminRoutes: Sendable {
     let store: any ItemStore
-    let authenticator: APIKeyAuthenticator
+    let authentication: HTTPAuthentication
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("admin/conflicts") { request, _ in try await conflicts(request) }
     }
 
     private func conflicts(_ request: Request) async throws -> Response {
-        try authenticator.authorize(request.headers)
+        try await authentication.requireAPIKey(request)
         let params = request.uri.queryParameters
         let model = params["model"].map(String.init)
         let limitText = params["limit"].map(String.init) ?? "100"

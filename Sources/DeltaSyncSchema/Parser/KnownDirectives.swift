@@ -3,18 +3,19 @@
 /// Unknown directive names are errors so typos (`@hasmany`) do not silently drop a relation.
 enum KnownDirectives {
     /// Directives that shape a `@model` type, understood by the parser.
-    static let modelType: Set<String> = ["model", "key"]
+    static let modelType: Set<String> = ["model", "key", "auth"]
 
     /// Directives on fields of a `@model` type, understood by the parser.
     static let modelField: Set<String> = [
-        "primaryKey", "index", "default", "hasMany", "hasOne", "belongsTo", "manyToMany", "connection",
+        "primaryKey", "index", "default", "hasMany", "hasOne", "belongsTo", "manyToMany", "connection", "auth",
     ]
 
     /// The relation directives: a field carries at most one.
     static let relation: Set<String> = ["hasMany", "hasOne", "belongsTo", "manyToMany", "connection"]
 
-    /// Directives that matter to AppSync in the cloud (authorization, search, functions, SQL
-    /// mapping) but not to a local server speaking the sync protocol: accepted, no effect.
+    /// Directives accepted anywhere without effect on models: AppSync's own (`@aws_*`), and
+    /// those of features served elsewhere or not at all (search, functions, SQL mapping).
+    /// `@auth` is read on models and their fields (``AuthDirective``) and accepted elsewhere.
     static let ignored: Set<String> = [
         "auth", "aws_api_key", "aws_iam", "aws_oidc", "aws_lambda", "aws_cognito_user_pools", "aws_auth",
         "aws_subscribe", "aws_publish", "searchable", "function", "http", "predictions", "sql",

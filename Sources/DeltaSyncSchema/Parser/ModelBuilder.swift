@@ -34,6 +34,13 @@ struct ModelBuilder {
         for directive in definition.directives where directive.name.value == "key" {
             try keys.addKey(directive)
         }
+        let authDirectives = definition.directives.filter { $0.name.value == "auth" }
+        if authDirectives.count > 1 {
+            throw SchemaError(at: authDirectives[1].loc, "@auth is given twice on '\(typeName)'")
+        }
+        if let auth = authDirectives.first {
+            draft.model.authRules = try AuthDirective.rules(auth, place: typeName)
+        }
         try keys.apply(to: &draft)
         return draft
     }
@@ -59,6 +66,11 @@ struct ModelBuilder {
                 try keys.addPrimaryKey(directive, field: node)
             case "index":
                 try keys.addIndex(directive, field: node)
+            case "auth":
+                if field.authRules != nil {
+                    throw SchemaError(at: directive.loc, "@auth is given twice on '\(path)'")
+                }
+                field.authRules = try AuthDirective.rules(directive, place: path)
             case "default":
                 field.defaultValue = try DefaultValue.parse(directive, field: field, path: path, catalog: catalog)
             case _ where KnownDirectives.relation.contains(name):

@@ -41,4 +41,18 @@ struct ModelDraft {
             ensureField(Field(name: name, type: .scalar(.awsDateTime), isRequired: true, isGenerated: true))
         }
     }
+
+    /// Adds the fields `@auth` rules name but the type does not declare, as Amplify does: a
+    /// nullable `String` owner field (`owner` unless `ownerField` says otherwise) and, for
+    /// dynamic group rules, a nullable `[String]` groups field. They come after the timestamps.
+    mutating func addAuthFields() {
+        let rules = (model.authRules ?? []) + model.fields.flatMap { $0.authRules ?? [] }
+        for rule in rules {
+            if rule.strategy == .owner {
+                ensureField(Field(name: rule.ownerField, type: .scalar(.string), isGenerated: true))
+            } else if let groupsField = rule.groupsField {
+                ensureField(Field(name: groupsField, type: .scalar(.string), isList: true, isGenerated: true))
+            }
+        }
+    }
 }

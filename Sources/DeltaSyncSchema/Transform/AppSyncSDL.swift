@@ -6,13 +6,30 @@ extension AmplifySchema {
     /// The text is deterministic and self-contained: it declares the AWS scalars and AppSync's
     /// directives, so `GraphQL.buildSchema(source:)` builds it as is.
     ///
+    /// With `@auth` rules it also carries what Amplify's auth transform adds: the owner fields
+    /// (already in the parsed models), the `owner` arguments of subscriptions, and the mode
+    /// directives (``AuthModeDirectives``) for the API's `authModes`.
+    ///
     /// ```swift
     /// let schema = try AmplifySchema.parse(source: "type Post @model { id: ID! str: String }")
     /// print(schema.appSyncSDL())   // type Post { id: ID! str: String createdAt: ... }
     /// ```
-    public func appSyncSDL() -> String {
-        var printer = AppSyncPrinter(schema: self)
+    public func appSyncSDL(authModes: APIAuthModes = APIAuthModes()) -> String {
+        var printer = AppSyncPrinter(schema: self, directives: AuthModeDirectives(modes: authModes))
         return printer.print()
+    }
+
+    /// The modes the schema's `@auth` rules name, in first-use order: what an API serving it
+    /// must accept.
+    public var authModesUsed: [AuthMode] {
+        var used: [AuthMode] = []
+        for model in models {
+            for rule in (model.authRules ?? []) + model.fields.flatMap({ $0.authRules ?? [] })
+            where !used.contains(rule.provider.mode) {
+                used.append(rule.provider.mode)
+            }
+        }
+        return used
     }
 }
 
@@ -20,6 +37,7 @@ extension AmplifySchema {
 /// per-model inputs, then the root types with the inputs only they use.
 struct AppSyncPrinter {
     let schema: AmplifySchema
+    let directives: AuthModeDirectives
     var writer = SDLWriter()
 
     /// The sync metadata every model type carries (`_lastChangedAt` holds epoch milliseconds).
@@ -39,7 +57,7 @@ struct AppSyncPrinter {
         writer.lines(ScalarType.allCases.filter(\.isAWSScalar).map { "scalar \($0.rawValue)" })
         writer.lines(Self.directiveDeclarations)
         for model in schema.models {
-            writer.block("type \(model.name)", modelTypeFields(model))
+            writer.block(header("type \(model.name)", directives.typeModes(model)), modelTypeFields(model))
         }
         for enumType in schema.enums {
             writer.block("enum \(enumType.name)", enumType.values)
@@ -50,7 +68,7 @@ struct AppSyncPrinter {
             })
         }
         for model in schema.models {
-            writer.block("type \(model.connectionTypeName)", [
+            writer.block(header("type \(model.connectionTypeName)", directives.typeModes(model)), [
                 "items: [\(model.name)]!", "nextToken: String", "startedAt: AWSTimestamp",
             ])
         }
@@ -72,12 +90,20 @@ struct AppSyncPrinter {
 
     // MARK: - Model types
 
+    /// `type Post @aws_api_key @aws_iam`, or the bare header when no mode is written.
+    func header(_ header: String, _ modes: [AuthMode]?) -> String {
+        modes == nil ? header : "\(header) \(AuthModeDirectives.text(modes))"
+    }
+
     private func modelTypeFields(_ model: ModelSchema) -> [String] {
         model.fields.map { field in
-            guard let relation = field.relation else {
-                return "\(field.name): \(field.typeReference(named: field.type.graphQLName, isRequired: field.isRequired))"
+            var sdl = field.relation.map { relationField(field, $0) } ?? SDLField(
+                name: field.name, type: field.typeReference(named: field.type.graphQLName, isRequired: field.isRequired)
+            )
+            if let modes = directives.fieldModes(field) {
+                sdl.directive = AuthModeDirectives.text(modes)
             }
-            return relationField(field, relation).text
+            return sdl.text
         } + Self.metadataFields
     }
 

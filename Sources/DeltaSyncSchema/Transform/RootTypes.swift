@@ -18,10 +18,12 @@ extension AppSyncPrinter {
                 (model.operations.update, model.updateInputTypeName),
                 (model.operations.delete, model.deleteInputTypeName),
             ]
-            for case (let name?, let input) in operations {
+            let kinds: [ModelOperation] = [.create, .update, .delete]
+            for ((name, input), operation) in zip(operations, kinds) {
+                guard let name else { continue }
                 fields.append(SDLField(
                     name: name, arguments: [("input", "\(input)!"), ("condition", model.conditionInputTypeName)],
-                    type: model.name
+                    type: model.name, directive: modeDirectives(model, operation)
                 ))
             }
         }
@@ -41,9 +43,13 @@ extension AppSyncPrinter {
                 (model.operations.onDelete, model.operations.delete),
             ]
             for case (let name?, let mutation?) in operations {
+                let directive = "@aws_subscribe(mutations: [\"\(mutation)\"])"
                 fields.append(SDLField(
-                    name: name, arguments: [("filter", model.subscriptionFilterInputTypeName)], type: model.name,
-                    directive: "@aws_subscribe(mutations: [\"\(mutation)\"])"
+                    name: name,
+                    arguments: [("filter", model.subscriptionFilterInputTypeName)]
+                        + model.subscriptionOwnerArguments.map { ($0, "String") },
+                    type: model.name,
+                    directive: [directive, modeDirectives(model, .listen)].compactMap { $0 }.joined(separator: " ")
                 ))
                 if filtered.last?.name != model.name {
                     filtered.append(model)
@@ -65,6 +71,11 @@ extension AppSyncPrinter {
         writer.block("type Subscription", fields.map(\.text))
     }
 
+    /// The mode directives of one of the model's root fields, or `nil`.
+    private func modeDirectives(_ model: ModelSchema, _ operation: ModelOperation) -> String? {
+        directives.rootModes(model, operation).map(AuthModeDirectives.text)
+    }
+
     // MARK: - Queries
 
     private func queryFields(_ model: ModelSchema) -> [SDLField] {
@@ -72,14 +83,21 @@ extension AppSyncPrinter {
         let page: [(name: String, type: String)] = [("limit", "Int"), ("nextToken", "String")]
         let filter = ("filter", model.filterInputTypeName)
         if let get = model.operations.get {
-            fields.append(SDLField(name: get, arguments: keyArguments(model.primaryKey.fields, of: model), type: model.name))
+            fields.append(SDLField(
+                name: get, arguments: keyArguments(model.primaryKey.fields, of: model), type: model.name,
+                directive: modeDirectives(model, .get)
+            ))
         }
         if let list = model.operations.list {
-            fields.append(SDLField(name: list, arguments: listArguments(model), type: model.connectionTypeName))
+            fields.append(SDLField(
+                name: list, arguments: listArguments(model), type: model.connectionTypeName,
+                directive: modeDirectives(model, .list)
+            ))
         }
         if let sync = model.operations.sync {
             fields.append(SDLField(
-                name: sync, arguments: [filter] + page + [("lastSync", "AWSTimestamp")], type: model.connectionTypeName
+                name: sync, arguments: [filter] + page + [("lastSync", "AWSTimestamp")], type: model.connectionTypeName,
+                directive: modeDirectives(model, .sync)
             ))
         }
         for index in model.indexes {
@@ -90,7 +108,10 @@ extension AppSyncPrinter {
                 arguments.append(sortKey)
             }
             arguments += [("sortDirection", "ModelSortDirection"), filter] + page
-            fields.append(SDLField(name: queryField, arguments: arguments, type: model.connectionTypeName))
+            fields.append(SDLField(
+                name: queryField, arguments: arguments, type: model.connectionTypeName,
+                directive: modeDirectives(model, .list)
+            ))
         }
         return fields
     }

@@ -1,0 +1,44 @@
+/// What a request carries to authenticate with: its headers (HTTP, the WebSocket handshake's
+/// `header` object, or a `start`'s `extensions.authorization`) and, for SigV4, the request
+/// that was signed.
+public struct Credentials: Sendable {
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var method: String
+    /// The path that was signed (`/graphql`, or `/graphql/connect` for realtime).
+    public var path: String
+    public var query: String
+    /// The signed body (SigV4 hashes it).
+    public var body: [UInt8]
+
+    public init(headers: [String: String], method: String = "POST", path: String = "/graphql", query: String = "", body: [UInt8] = []) {
+        var lowercased: [String: String] = [:]
+        for (name, value) in headers { lowercased[name.lowercased()] = value }
+        self.headers = lowercased
+        self.method = method
+        self.path = path
+        self.query = query
+        self.body = body
+    }
+
+    public subscript(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// `x-api-key`.
+    public var apiKey: String? { self["x-api-key"] }
+
+    /// `Authorization`, with a `Bearer ` prefix removed (AppSync's docs disagree on it; clients send both).
+    public var authorization: String? {
+        guard var value = self["authorization"]?.trimmingWhitespace(), !value.isEmpty else { return nil }
+        if value.lowercased().hasPrefix("bearer ") { value = String(value.dropFirst(7)).trimmingWhitespace() }
+        return value
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
+        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,149 @@
+import CryptoExtras
+import DeltaSyncCore
+import Foundation
+import JWTKit
+import NIOConcurrencyHelpers
+
+/// A token issuer that needs no setup: an RS256 key kept in the server's data folder, its
+/// public half served at `/.well-known/jwks.json`, and Cognito-shaped tokens signed with it
+/// (`deltasync token`). A server accepts its own development tokens for user pools and OIDC.
+///
+/// ```swift
+/// let issuer = try DevelopmentIssuer.load(directory: ".deltasync")
+/// let token = try await issuer.token(username: "alice", groups: ["Admin"])
+/// ```
+public struct DevelopmentIssuer: Sendable {
+    /// The `iss` of development tokens: shaped like a user pool's, so clients and rules treat
+    /// them as Cognito's.
+    public static let issuer = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_deltasync"
+    /// The `aud`/`client_id` of development tokens.
+    public static let clientID = "deltasynclocalclient"
+    /// The key file's name inside the data folder.
+    public static let keyFileName = "dev-issuer-key.pem"
+    static let keyID = "deltasync-dev"
+
+    let privateKey: JWTKit.Insecure.RSA.PrivateKey
+    /// Signs and verifies development tokens.
+    public let keys: JWTKeyCollection
+
+    init(privateKey: JWTKit.Insecure.RSA.PrivateKey) async {
+        self.privateKey = privateKey
+        keys = await JWTKeyCollection().add(rsa: privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: Self.keyID))
+    }
+
+    /// The issuer whose key is `directory/dev-issuer-key.pem`, creating the key (readable by
+    /// its owner only) when the file does not exist.
+    public static func load(directory: String) async throws -> DevelopmentIssuer {
+        let path = (directory as NSString).appendingPathComponent(keyFileName)
+        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
+            do {
+                return await DevelopmentIssuer(privateKey: try JWTKit.Insecure.RSA.PrivateKey(pem: pem))
+            } catch {
+                throw DevelopmentIssuerError("\(path) is not an RSA private key in PEM form; delete it to get a new one")
+            }
+        }
+        let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(
+            atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+        else {
+            throw DevelopmentIssuerError("cannot write the development issuer's key to \(path)")
+        }
+        return await DevelopmentIssuer(privateKey: key)
+    }
+
+    /// `{"keys":[{"kty":"RSA","kid":...,"n":...,"e":...}]}`: what `/.well-known/jwks.json` serves.
+    public var jwks: JSONValue {
+        let (modulus, exponent) = (try? privateKey.publicKey.getKeyPrimitives()) ?? (Data(), Data())
+        return [
+            "keys": [[
+                "kty": "RSA", "kid": .string(Self.keyID), "use": "sig", "alg": "RS256",
+                "n": .string(Self.base64URL(modulus)), "e": .string(Self.base64URL(exponent)),
+            ]],
+        ]
+    }
+
+    /// The OpenID discovery document of the issuer served by a server at `baseURL`.
+    public func openIDConfiguration(baseURL: String) -> JSONValue {
+        [
+            "issuer": .string(Self.issuer),
+            "jwks_uri": .string("\(baseURL)/.well-known/jwks.json"),
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "response_types_supported": ["token"],
+            "subject_types_supported": ["public"],
+            "token_endpoint_auth_methods_supported": ["none"],
+        ]
+    }
+
+    /// A Cognito-shaped ID token: `sub`, `cognito:username`, `cognito:groups` (when given),
+    /// `token_use: id`, `iss` of the development user pool, `aud`, `iat`, `exp`; `claims` are
+    /// added last and win.
+    public func token(
+        username: String, sub: String? = nil, groups: [String] = [], claims: [String: JSONValue] = [:],
+        lifetime: TimeInterval = 3600, now: Date = Date()
+    ) async throws -> String {
+        let issued = Int(now.timeIntervalSince1970)
+        var payload: [String: JSONValue] = [
+            "sub": .string(sub ?? Self.stableSub(username)),
+            "cognito:username": .string(username),
+            "token_use": "id",
+            "iss": .string(Self.issuer),
+            "aud": .string(Self.clientID),
+            "auth_time": .int(issued),
+            "iat": .int(issued),
+            "exp": .int(issued + Int(lifetime)),
+        ]
+        if !groups.isEmpty { payload["cognito:groups"] = .array(groups.map(JSONValue.string)) }
+        for (name, value) in claims { payload[name] = value }
+        return try await keys.sign(TokenClaims(payload), kid: JWKIdentifier(string: Self.keyID))
+    }
+
+    /// A `sub` derived from the username, the same every time, so tokens minted for one user
+    /// in separate runs match the owner their items hold.
+    static func stableSub(_ username: String) -> String {
+        let hex = [username, "sub:" + username].map { text -> String in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let digits = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+        let parts = [8, 4, 4, 4, 12].reduce(into: (parts: [String](), rest: Substring(hex))) { state, length in
+            state.parts.append(String(state.rest.prefix(length)))
+            state.rest = state.rest.dropFirst(length)
+        }.parts
+        return parts.joined(separator: "-")
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// The development issuer's key file cannot be read or written.
+public struct DevelopmentIssuerError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The development issuer of one data folder, loaded (or created) on first use and shared by
+/// the token authenticators and the `/.well-known` routes.
+public final class DevelopmentIssuerSource: Sendable {
+    public let directory: String
+    private let loaded = NIOLockedValueBox<Task<DevelopmentIssuer, any Error>?>(nil)
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    public func issuer() async throws -> DevelopmentIssuer {
+        let directory = directory
+        let task = loaded.withLockedValue { task in
+            if let task { return task }
+            let started = Task { try await DevelopmentIssuer.load(directory: directory) }
+            task = started
+            return started
+        }
+        return try await task.value
+    }
+}

@@ -1,0 +1,163 @@
+import DeltaSyncAuth
+import DeltaSyncCore
+import DeltaSyncSchema
+
+/// A schema's `@auth` rules and mode directives, evaluated for a caller as Amplify's generated
+/// resolvers and AppSync evaluate them. Built once per schema; ``Caller`` asks it per request.
+///
+/// Order of evaluation (Amplify's): the mode must be allowed on the field; then static grants
+/// (API key and `public`, Lambda and `custom`, IAM roles, `private`, static groups); then
+/// dynamic owner and group rules, which restrict the caller to their items.
+package struct AuthorizationPolicy: Sendable {
+    package let directives: AuthModeDirectives
+    private let models: [String: ModelSchema]
+    /// Model subscription fields to their model's name.
+    private let subscriptions: [String: String]
+    /// Per model type: its modes and the fields with modes or rules of their own.
+    private let fieldAccess: [String: TypeFieldAccess]
+
+    /// What decides field reads on one model type, worked out once.
+    private struct TypeFieldAccess: Sendable {
+        var typeModes: [AuthMode]?
+        /// Fields with their own modes or `@auth` rules (usually none).
+        var special: [String: (modes: [AuthMode]?, rules: [AuthRule]?)]
+    }
+    /// Whether any model has `@auth` rules or any mode directive is written; without either,
+    /// every caller the API admits may do everything.
+    package let isOpen: Bool
+
+    package init(schema: AmplifySchema, modes: APIAuthModes) {
+        directives = AuthModeDirectives(modes: modes)
+        models = Dictionary(uniqueKeysWithValues: schema.models.map { ($0.name, $0) })
+        var subscriptions: [String: String] = [:]
+        for model in schema.models {
+            for field in [model.operations.onCreate, model.operations.onUpdate, model.operations.onDelete].compactMap({ $0 }) {
+                subscriptions[field] = model.name
+            }
+        }
+        self.subscriptions = subscriptions
+        let directives = directives
+        fieldAccess = Dictionary(uniqueKeysWithValues: schema.models.map { model in
+            var special: [String: (modes: [AuthMode]?, rules: [AuthRule]?)] = [:]
+            for field in model.fields where field.authRules != nil {
+                special[field.name] = (directives.fieldModes(field), field.authRules)
+            }
+            return (model.name, TypeFieldAccess(typeModes: directives.typeModes(model), special: special))
+        })
+        isOpen = modes.additionalModes.isEmpty && schema.models.allSatisfy { model in
+            model.authRules == nil && model.fields.allSatisfy { $0.authRules == nil }
+        }
+    }
+
+    func model(_ name: String) -> ModelSchema? { models[name] }
+
+    /// The model whose `onCreate`/`onUpdate`/`onDelete` subscription is `field`.
+    func subscribedModel(_ field: String) -> ModelSchema? {
+        subscriptions[field].flatMap { models[$0] }
+    }
+
+    /// What `identity` may do with `operation` on `model`, the root field's mode included.
+    func access(_ model: ModelSchema, _ operation: ModelOperation, for identity: Identity) -> ModelAccess {
+        guard directives.admits(directives.rootModes(model, operation), identity.mode) else { return .denied }
+        guard let rules = model.authRules else { return .granted }
+        return Self.access(rules.filter { $0.grants(operation) }, for: identity, fields: model)
+    }
+
+    /// Whether `identity` may read `field` of `item` (a `typeName` model's): the field's modes,
+    /// its own `@auth` rules, and a Lambda authorizer's `deniedFields`.
+    func mayRead(_ field: String, on typeName: String, in item: Item, by identity: Identity) -> Bool {
+        guard let access = fieldAccess[typeName] else { return true }
+        if !identity.deniedFields.isEmpty,
+            identity.deniedFields.contains("\(typeName).\(field)")
+                || identity.deniedFields.contains(where: { $0.hasSuffix("/\(typeName)/\(field)") })
+        {
+            return false
+        }
+        guard let special = access.special[field] else {
+            return directives.admits(nil, typeModes: access.typeModes, identity.mode)
+        }
+        guard directives.admits(special.modes, typeModes: access.typeModes, identity.mode) else { return false }
+        guard let rules = special.rules, let model = models[typeName] else { return true }
+        let reading = rules.filter { !$0.operations.isDisjoint(with: ModelOperation.read) }
+        switch Self.access(reading, for: identity, fields: model) {
+        case .granted: return true
+        case .restricted(let restriction): return restriction.admits(item)
+        case .denied: return false
+        }
+    }
+
+    /// Whether anything about `typeName`'s fields can be denied to `identity`, so writers may
+    /// skip asking per field when nothing can.
+    func mayDenyFields(on typeName: String, to identity: Identity) -> Bool {
+        guard let access = fieldAccess[typeName] else { return false }
+        return !identity.deniedFields.isEmpty || !access.special.isEmpty
+            || !directives.admits(nil, typeModes: access.typeModes, identity.mode)
+    }
+
+    /// The owner conditions a create fills for `identity` when the input leaves the owner out:
+    /// from owner rules granting `create`, whether or not another rule grants it statically
+    /// (Amplify's `populateOwnerFieldForStaticGroupAuth`).
+    func owners(of model: ModelSchema, for identity: Identity) -> [ItemRestriction.Condition] {
+        guard identity.hasToken, let rules = model.authRules else { return [] }
+        let ownerRules = rules.filter { $0.strategy == .owner && $0.grants(.create) }
+        guard case .restricted(let restriction) = Self.access(ownerRules, for: identity, fields: model) else { return [] }
+        return restriction.conditions
+    }
+
+    /// Static grants first, then the dynamic rules that apply to the caller.
+    static func access(_ rules: [AuthRule], for identity: Identity, fields model: ModelSchema) -> ModelAccess {
+        var conditions: [ItemRestriction.Condition] = []
+        for rule in rules {
+            switch (identity.mode, rule.strategy) {
+            case (.apiKey, .public) where rule.provider == .apiKey:
+                return .granted
+            case (.lambda, .custom):
+                return .granted
+            case (.iam, .public) where rule.provider.mode == .iam:
+                if identity.iamRole != nil { return .granted }
+            case (.iam, .private) where rule.provider.mode == .iam:
+                if identity.iamRole == .authenticated { return .granted }
+            case (.userPools, .private), (.oidc, .private):
+                if rule.provider.mode == identity.mode { return .granted }
+            case (.userPools, .groups), (.oidc, .groups):
+                guard rule.provider.mode == identity.mode else { continue }
+                let groups = identity.groups(claim: rule.groupClaim)
+                if let field = rule.groupsField {
+                    if !groups.isEmpty {
+                        let isList = model.field(named: field)?.isList ?? true
+                        conditions.append(.init(field: field, values: groups, isList: isList, ownerValue: nil))
+                    }
+                } else if rule.groups.contains(where: groups.contains) {
+                    return .granted
+                }
+            case (.userPools, .owner), (.oidc, .owner):
+                guard rule.provider.mode == identity.mode else { continue }
+                let (values, stored) = ownerValues(rule.identityClaim, of: identity)
+                guard let stored else { continue }
+                let isList = model.field(named: rule.ownerField)?.isList ?? false
+                conditions.append(.init(field: rule.ownerField, values: values, isList: isList, ownerValue: stored))
+            default:
+                continue
+            }
+        }
+        return conditions.isEmpty ? .denied : .restricted(ItemRestriction(conditions: conditions))
+    }
+
+    /// The values that name the caller in an owner field, and the one a create stores.
+    /// `sub::username` stores `<sub>::<username>` and also matches `sub` or `username` alone
+    /// (items written before the composite claim); a claim the token lacks matches nothing.
+    static func ownerValues(_ claim: String, of identity: Identity) -> (values: [String], stored: String?) {
+        let parts = claim.components(separatedBy: "::")
+        if parts.count > 1 {
+            let values = parts.map { identity.claimValues($0).first }
+            guard values.allSatisfy({ $0 != nil }) else {
+                let present = values.compactMap { $0 }
+                return (present, nil)
+            }
+            let composite = values.compactMap { $0 }.joined(separator: "::")
+            return ([composite] + values.compactMap { $0 }, composite)
+        }
+        let values = identity.claimValues(claim)
+        return (values, values.first)
+    }
+}

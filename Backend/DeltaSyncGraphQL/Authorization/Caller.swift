@@ -1,0 +1,88 @@
+import DeltaSyncAuth
+import DeltaSyncCore
+import DeltaSyncSchema
+
+/// The authenticated caller of one request or one subscription, with the schema's policy:
+/// what every resolver, projection and event delivery asks before touching a model.
+///
+/// It is the request's ``FieldAuthorization``: a field the caller may not read (its modes, its
+/// own `@auth`, a Lambda authorizer's `deniedFields`) is `null` with AppSync's error.
+package struct Caller: FieldAuthorization {
+    package let identity: Identity
+    let policy: AuthorizationPolicy
+
+    package init(identity: Identity, policy: AuthorizationPolicy) {
+        self.identity = identity
+        self.policy = policy
+    }
+
+    /// What the caller may do through the root field `field` of `parentType` (`Query`,
+    /// `Mutation`, `Subscription`), which performs `operation` on `model`.
+    func access(_ model: ModelSchema, _ operation: ModelOperation, field: String, parentType: String) -> RootAccess {
+        RootAccess(
+            access: policy.access(model, operation, for: identity), field: field, parentType: parentType,
+            owners: operation == .create ? policy.owners(of: model, for: identity) : [])
+    }
+
+    package func denial(of field: String, on typeName: String, in item: Item) -> AppSyncError? {
+        policy.mayRead(field, on: typeName, in: item, by: identity) ? nil : .fieldUnauthorized(field, on: typeName)
+    }
+
+    package func mayDeny(on typeName: String) -> Bool {
+        policy.mayDenyFields(on: typeName, to: identity)
+    }
+}
+
+/// A caller's access through one root field, and the error AppSync gives when it is refused:
+/// `Not Authorized to access getTodo on type Query`.
+struct RootAccess: Sendable {
+    var access: ModelAccess
+    var field: String
+    var parentType: String
+    /// For creates: the owner fields the caller's owner rules fill when the input leaves them out.
+    var owners: [ItemRestriction.Condition] = []
+
+    /// No rules: what a request without a ``Caller`` gets (tests of the executor alone).
+    static func open(field: String = "", parentType: String = "") -> RootAccess {
+        RootAccess(access: .granted, field: field, parentType: parentType)
+    }
+
+    var denial: AppSyncError { .fieldUnauthorized(field, on: parentType) }
+
+    /// Throws the denial when nothing is allowed.
+    func require() throws(AppSyncError) {
+        if case .denied = access { throw denial }
+    }
+
+    /// The items dynamic rules limit the caller to; `nil` when every item is allowed.
+    var restriction: ItemRestriction? {
+        if case .restricted(let restriction) = access { return restriction }
+        return nil
+    }
+
+    /// A list, index or sync query's own filter narrowed to the caller's items.
+    func narrowing(_ filter: QueryPredicate) -> QueryPredicate {
+        guard let restriction else { return filter }
+        return filter.conjoined(with: restriction.predicate)
+    }
+
+    /// Throws the denial unless `item` is one the caller may touch.
+    func require(_ item: Item) throws(AppSyncError) {
+        try require()
+        if let restriction, !restriction.admits(item) { throw denial }
+    }
+
+    /// A create's item with the owner fields the caller's rules fill when the input leaves them
+    /// out, checked against those rules: the owner given must be the caller (any of their claim
+    /// forms), and a dynamic groups field must hold one of the caller's groups.
+    func creating(_ item: Item, owners: [ItemRestriction.Condition]) throws(AppSyncError) -> Item {
+        try require()
+        var item = item
+        for condition in owners where item[condition.field] == nil || item[condition.field]?.isNull == true {
+            guard let owner = condition.ownerValue else { continue }
+            item[condition.field] = condition.isList ? .array([.string(owner)]) : .string(owner)
+        }
+        if let restriction, !restriction.admits(item) { throw denial }
+        return item
+    }
+}

@@ -1,0 +1,35 @@
+import DeltaSyncAuth
+import DeltaSyncGraphQL
+import HTTPTypes
+import Hummingbird
+
+/// Authenticates an HTTP request with the API's ``RequestAuthentication`` and names its
+/// ``Caller``; a refused credential is AppSync's 401 (`UnauthorizedException`).
+struct HTTPAuthentication: Sendable {
+    static let apiKeyHeader = HTTPField.Name("x-api-key")!
+
+    let authentication: RequestAuthentication
+    /// The schema's rules; `nil` when it has none (the caller is then not needed).
+    let policy: AuthorizationPolicy?
+
+    /// The caller of `request`, whose `body` was signed (SigV4).
+    func caller(_ request: Request, body: [UInt8] = []) async throws(HTTPErrorResponse) -> Caller? {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let credentials = Credentials(
+            headers: headers, method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", body: body)
+        let identity: Identity
+        do {
+            identity = try await authentication.authenticate(credentials)
+        } catch {
+            throw .unauthorized(error.message)
+        }
+        return policy.map { Caller(identity: identity, policy: $0) }
+    }
+
+    /// For routes only API keys may use (`/admin`): the key must be one of the API's.
+    func requireAPIKey(_ request: Request) async throws(HTTPErrorResponse) {
+        guard request.headers[Self.apiKeyHeader] != nil else { throw .unauthorized("Valid authorization header not provided.") }
+        _ = try await caller(request)
+    }
+}
