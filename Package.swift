@@ -225,6 +225,7 @@ let package = Package(
         .target(
             name: "DeltaSyncTesting",
             dependencies: [
+                "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncServer",
@@ -407,6 +408,7 @@ let package = Package(
             name: "DeltaSyncServerTests",
             dependencies: [
                 "DeltaSyncServer",
+                "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncGraphQL",
                 "DeltaSyncRealtime",

@@ -70,3 +70,8 @@ public struct Identity: Sendable, Hashable {
     /// The caller's groups from `claim` (default `cognito:groups`).
     public func groups(claim: String = "cognito:groups") -> [String] { claimValues(claim) }
 }
+
+// The modes come from the schema description, which the client shares; the server names
+// them from here.
+public typealias AuthMode = DeltaSyncModelSchema.AuthMode
+public typealias APIAuthModes = DeltaSyncModelSchema.APIAuthModes

@@ -1,4 +1,6 @@
 import AsyncHTTPClient
+import Foundation
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncServer
@@ -29,6 +31,12 @@ public struct DeltaSyncTestServer: Sendable {
     public var realtimeURL: String { "ws://\(running.host):\(running.port)/graphql" }
     public var apiKey: String { running.apiKey }
     public var port: Int { running.port }
+    /// The server's data folder, where its development issuer keeps its key.
+    public let dataDirectory: String
+
+    /// Where test servers keep the development issuer's key unless a test sets another: one
+    /// folder for every test server of a run, so tokens are signed with one key.
+    public static let defaultDataDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent("deltasync-testing")
 
     /// The API key test servers use unless a test sets another.
     public static let defaultAPIKey = "da2-deltasynctesting"
@@ -46,11 +54,12 @@ public struct DeltaSyncTestServer: Sendable {
         configuration.port = 0
         configuration.storage = .inMemory
         configuration.apiKey = defaultAPIKey
+        configuration.dataDirectory = defaultDataDirectory
         configure(&configuration)
         let running = try await DeltaSyncServer(project: project, configuration: configuration).start()
         let result: T
         do {
-            result = try await body(DeltaSyncTestServer(running: running))
+            result = try await body(DeltaSyncTestServer(running: running, dataDirectory: configuration.dataDirectory))
         } catch {
             await running.stop()
             throw error
@@ -89,12 +98,35 @@ public struct DeltaSyncTestServer: Sendable {
         try await Self.graphQL(query, variables: variables, url: graphQLURL, apiKey: apiKey ?? self.apiKey)
     }
 
+    /// Sends a GraphQL request with `Authorization: token` (a user pools or OIDC JWT, or a
+    /// Lambda authorizer's token) and returns the whole JSON answer, whatever its status.
+    public func graphQL(_ query: String, variables: JSONValue = [:], token: String) async throws -> JSONValue {
+        try await Self.graphQL(query, variables: variables, url: graphQLURL, headers: ["authorization": token])
+    }
+
+    /// A development token of this server's issuer (what `deltasync token` prints): a
+    /// Cognito-shaped ID token for `username`, in `groups`, with any other `claims`.
+    public func token(
+        username: String, sub: String? = nil, groups: [String] = [], claims: [String: JSONValue] = [:],
+        lifetime: TimeInterval = 3600
+    ) async throws -> String {
+        try await DevelopmentIssuer.load(directory: dataDirectory)
+            .token(username: username, sub: sub, groups: groups, claims: claims, lifetime: lifetime)
+    }
+
     /// ``graphQL(_:variables:apiKey:)`` to any DeltaSync (or AppSync API-key) endpoint.
     public static func graphQL(_ query: String, variables: JSONValue = [:], url: String, apiKey: String) async throws -> JSONValue {
+        try await graphQL(query, variables: variables, url: url, headers: ["x-api-key": apiKey])
+    }
+
+    /// A GraphQL request to any endpoint with the given headers; the whole JSON answer.
+    public static func graphQL(
+        _ query: String, variables: JSONValue = [:], url: String, headers: [String: String]
+    ) async throws -> JSONValue {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: "x-api-key", value: apiKey)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         let body: JSONValue = ["query": .string(query), "variables": variables]
         request.body = .bytes(ByteBuffer(bytes: JSONWriter.bytes(body)))
         let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))

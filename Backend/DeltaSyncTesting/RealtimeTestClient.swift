@@ -115,13 +115,20 @@ public final class RealtimeTestClient: Sendable {
 
     /// A `start` with the API key in `extensions.authorization`.
     public func start(id: String, query: String, variables: JSONValue = [:], apiKey: String) {
+        start(id: id, query: query, variables: variables, authorization: ["host": "localhost", "x-api-key": .string(apiKey)])
+    }
+
+    /// A `start` with a token (user pools, OIDC, Lambda) in `extensions.authorization`.
+    public func start(id: String, query: String, variables: JSONValue = [:], token: String) {
+        start(id: id, query: query, variables: variables, authorization: ["host": "localhost", "Authorization": .string(token)])
+    }
+
+    /// A `start` with these `extensions.authorization` headers.
+    public func start(id: String, query: String, variables: JSONValue = [:], authorization: JSONValue) {
         let data: JSONValue = ["query": .string(query), "variables": variables]
         send([
             "id": .string(id), "type": "start",
-            "payload": [
-                "data": .string(data.jsonText),
-                "extensions": ["authorization": ["host": "localhost", "x-api-key": .string(apiKey)]],
-            ],
+            "payload": ["data": .string(data.jsonText), "extensions": ["authorization": authorization]],
         ])
     }
 

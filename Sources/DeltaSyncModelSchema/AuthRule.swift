@@ -164,3 +164,11 @@ extension ModelSchema {
         return names
     }
 }
+
+extension ModelSchema {
+    /// Owner fields of rules whose claim is composite (`sub::username`): stored as
+    /// `<sub>::<username>`, shown as the username.
+    public var compositeOwnerFields: Set<String> {
+        Set((authRules ?? []).filter { $0.strategy == .owner && $0.identityClaim.contains("::") }.map(\.ownerField))
+    }
+}

@@ -35,21 +35,29 @@ public struct DevelopmentIssuer: Sendable {
     /// its owner only) when the file does not exist.
     public static func load(directory: String) async throws -> DevelopmentIssuer {
         let path = (directory as NSString).appendingPathComponent(keyFileName)
-        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
-            do {
-                return await DevelopmentIssuer(privateKey: try JWTKit.Insecure.RSA.PrivateKey(pem: pem))
-            } catch {
-                throw DevelopmentIssuerError("\(path) is not an RSA private key in PEM form; delete it to get a new one")
-            }
-        }
+        if FileManager.default.fileExists(atPath: path) { return try await read(path) }
         let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Written aside, then linked into place: a server and `deltasync token` (or parallel
+        // tests) starting together agree on the first key linked, and never read half a file.
+        let aside = path + ".\(UUID().uuidString)"
         guard FileManager.default.createFile(
-            atPath: path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+            atPath: aside, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
         else {
-            throw DevelopmentIssuerError("cannot write the development issuer's key to \(path)")
+            throw DevelopmentIssuerError("cannot write the development issuer's key to \(directory)")
         }
-        return await DevelopmentIssuer(privateKey: key)
+        defer { try? FileManager.default.removeItem(atPath: aside) }
+        try? FileManager.default.linkItem(atPath: aside, toPath: path)
+        return try await read(path)
+    }
+
+    private static func read(_ path: String) async throws -> DevelopmentIssuer {
+        do {
+            let pem = try String(contentsOfFile: path, encoding: .utf8)
+            return await DevelopmentIssuer(privateKey: try JWTKit.Insecure.RSA.PrivateKey(pem: pem))
+        } catch {
+            throw DevelopmentIssuerError("\(path) is not an RSA private key in PEM form; delete it to get a new one")
+        }
     }
 
     /// `{"keys":[{"kty":"RSA","kid":...,"n":...,"e":...}]}`: what `/.well-known/jwks.json` serves.

@@ -136,7 +136,7 @@ package struct ExecutableSchema: Sendable {
                     }
                 }
                 try Self.attach(relationResolvers, to: type)
-                if environment.fieldAuthorization != nil || environment.policy?.isOpen == false { try Self.authorize(type) }
+                if environment.fieldAuthorization != nil || environment.policy?.isOpen == false { try Self.authorize(type, ownerNames: model.compositeOwnerFields) }
             }
         }
         self.modelMutations = modelMutations
@@ -221,10 +221,14 @@ package struct ExecutableSchema: Sendable {
     /// Every field of a model type asks `authorization` before it is read, for what the
     /// executor completes (``ItemProjection`` asks it for what it writes). A denied field
     /// throws its error: the executor nulls it, or its parent when it is non-null.
-    private static func authorize(_ type: GraphQLObjectType) throws {
+    private static func authorize(_ type: GraphQLObjectType, ownerNames: Set<String>) throws {
         let typeName = type.name
         try GraphQLLibraryHooks.wrapFields(of: type) { name, resolve in
-            let read: GraphQLFieldResolve = resolve ?? { source, _, _, info in (source as? ItemObject)?[info.fieldName] }
+            let read: GraphQLFieldResolve = resolve ?? { source, _, _, info in
+                guard let object = source as? ItemObject else { return nil }
+                return ownerNames.contains(info.fieldName)
+                    ? OwnerName.shown(object.item[info.fieldName] ?? .null).resolvable : object[info.fieldName]
+            }
             return { source, args, context, info in
                 if let authorization = (context as? RequestScope)?.fieldAuthorization, let item = (source as? ItemObject)?.item,
                     let denial = authorization.denial(of: name, on: typeName, in: item)

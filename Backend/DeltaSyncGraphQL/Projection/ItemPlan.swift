@@ -32,6 +32,9 @@ struct ItemPlan: Sendable {
         case metadata(String, required: String?)
         /// A scalar or enum that serialises exactly as stored (most fields).
         case stored(String, required: String?)
+        /// An owner field of a `sub::username` rule: stored as `<sub>::<username>`, shown as
+        /// the username (``OwnerName``).
+        case ownerName(String, required: String?)
         /// Floats and non-model objects; the sub-selection is expanded once, here.
         ///
         /// The large payloads are `indirect`: every field of every item copies its entry, and a
@@ -45,7 +48,7 @@ struct ItemPlan: Sendable {
         var isRequired: Bool {
             switch self {
             case .typename: return true
-            case .metadata(_, let required), .stored(_, let required): return required != nil
+            case .metadata(_, let required), .stored(_, let required), .ownerName(_, let required): return required != nil
             case .value(let field, _), .relation(let field, _, _): return field.isRequired
             case .connection: return false
             }
@@ -127,6 +130,8 @@ struct ItemPlan: Sendable {
                         let nested = ItemPlan(related, selection: subSelections, fragments: fragments, purpose: purpose, models: models)
                     else { return nil }
                     entry = .relation(schemaField, relation, nested: nested)
+                } else if subSelections.isEmpty, model.compositeOwnerFields.contains(name) {
+                    entry = .ownerName(name, required: schemaField.isRequired ? Self.typeName(schemaField) : nil)
                 } else if subSelections.isEmpty, Self.writesAsStored(schemaField) {
                     entry = .stored(name, required: schemaField.isRequired ? Self.typeName(schemaField) : nil)
                 } else {

@@ -90,6 +90,10 @@ struct ItemProjection: Sendable {
                 let value = item[field] ?? .null
                 if required != nil, value.isNull { return nil }
                 object[member.key] = value.map
+            case .ownerName(let field, let required):
+                let value = OwnerName.shown(item[field] ?? .null)
+                if required != nil, value.isNull { return nil }
+                object[member.key] = value.map
             case .value(let field, let subFields):
                 guard let map = value(item[field.name] ?? .null, of: field, subFields: subFields?.fields, plan: plan, failures: &failures),
                     failures.isEmpty
@@ -203,8 +207,9 @@ struct ItemProjection: Sendable {
         switch entry {
         case .typename(let typeName):
             JSONWriter.writeString(typeName, to: &out)
-        case .metadata(let field, let required), .stored(let field, let required):
-            let value = item[field] ?? .null
+        case .metadata(let field, let required), .stored(let field, let required), .ownerName(let field, let required):
+            var value = item[field] ?? .null
+            if case .ownerName = entry { value = OwnerName.shown(value) }
             if plan.completes, let required, value.isNull {
                 failures.append(ProjectionFailure(.nullInNonNull(type: required, parent: plan.typeName)))
                 return false

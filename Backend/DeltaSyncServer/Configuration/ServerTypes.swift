@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
 
@@ -17,3 +18,22 @@ public typealias LambdaConflictRequest = DeltaSyncGraphQL.LambdaConflictRequest
 public typealias LambdaConflictResponse = DeltaSyncGraphQL.LambdaConflictResponse
 /// The realtime endpoint's limits and timers (``ServerConfiguration/realtime``).
 public typealias RealtimeConfiguration = DeltaSyncRealtime.RealtimeConfiguration
+
+// Authentication (``ServerConfiguration/authModes`` and the settings beside it).
+/// The API's default and additional authorization modes.
+public typealias APIAuthModes = DeltaSyncAuth.APIAuthModes
+/// An authorization mode (`API_KEY`, `AMAZON_COGNITO_USER_POOLS`, ...).
+public typealias AuthMode = DeltaSyncAuth.AuthMode
+/// An API key with its expiry (``ServerConfiguration/apiKeys``).
+public typealias APIKey = DeltaSyncAuth.APIKey
+/// A user pool or OIDC provider (``ServerConfiguration/tokenProviders``).
+public typealias TokenProvider = DeltaSyncAuth.TokenProvider
+public typealias TokenVerification = DeltaSyncAuth.TokenVerification
+public typealias JWKSSource = DeltaSyncAuth.JWKSSource
+/// One mode's check of a request's credentials (``ServerConfiguration/authenticators``).
+public typealias Authenticator = DeltaSyncAuth.Authenticator
+public typealias Identity = DeltaSyncAuth.Identity
+public typealias Credentials = DeltaSyncAuth.Credentials
+public typealias AuthenticationFailure = DeltaSyncAuth.AuthenticationFailure
+/// The development issuer whose tokens a server accepts (`deltasync token`).
+public typealias DevelopmentIssuer = DeltaSyncAuth.DevelopmentIssuer
