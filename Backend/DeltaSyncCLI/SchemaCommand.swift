@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeltaSyncSchema
+import DeltaSyncServer
 
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,12 +18,25 @@ struct PrintSchemaCommand: ParsableCommand {
 
     @OptionGroup var input: SchemaInput
 
+    @Option(name: .customLong("auth-mode"), help: "The API's default mode (as for serve); decides the mode directives printed.")
+    var defaultMode: AuthModeArgument?
+
+    @Option(name: .customLong("additional-auth-mode"), parsing: .upToNextOption, help: "Additional modes, comma-separated or repeated.")
+    var additionalModes: [String] = []
+
     func run() throws {
+        let project: AmplifyProject
         do {
-            print(try input.load().schema.appSyncSDL(), terminator: "")
+            project = try input.load()
         } catch {
             throw SchemaFailure(error: error)
         }
+        var auth = try AuthOptions.parse([])
+        auth.defaultMode = defaultMode
+        auth.additionalModes = additionalModes
+        let modes = try auth.modes() ?? project.authModes
+            ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
+        print(project.schema.appSyncSDL(authModes: modes), terminator: "")
     }
 }
 

@@ -21,8 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port for HTTP and the realtime WebSocket. 20002 is amplify mock's; 0 picks a free one.")
     var port: Int = defaults.port
 
-    @Option(name: .customLong("api-key"), help: "The x-api-key clients must send. Default: a generated da2-... key.")
-    var apiKey: String?
+    @OptionGroup(title: "Authorization") var auth: AuthOptions
 
     @Option(name: .customLong("db"), help: "SQLite database file.")
     var database: String = {
@@ -59,7 +58,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
-        if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
         if deltaTTL.duration <= .zero { throw ValidationError("--delta-ttl must be longer than zero.") }
         if tombstoneTTL.duration <= .zero {
             throw ValidationError("--tombstone-ttl must be longer than zero: deleted items must reach devices that sync later.")
@@ -79,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.apiKey = apiKey
+        try auth.apply(to: &configuration)
         configuration.storage = inMemory ? .inMemory : .file(database)
         configuration.deltaTTL = deltaTTL.duration
         configuration.tombstoneTTL = tombstoneTTL.duration
@@ -96,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
                 DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(models))
                   GraphQL:  http://\(host):\(boundPort)/graphql
                   API key:  \(server.apiKey)
+                  Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
                   Storage:  \(storage)
 
                 """

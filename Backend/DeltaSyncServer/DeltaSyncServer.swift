@@ -36,6 +36,9 @@ public struct DeltaSyncServer: Sendable {
     let executor: RequestExecutor
     /// Who a request's credentials name, for every mode the API has.
     let authentication: RequestAuthentication
+    /// The API's authorization modes: configured, from the project, or the API key plus the
+    /// modes the schema's rules use.
+    public var authModes: APIAuthModes { authentication.modes }
     /// The schema's `@auth` rules and the modes' directives; `nil` when neither restricts anything.
     let policy: AuthorizationPolicy?
     let developmentIssuer: DevelopmentIssuerSource?
@@ -73,8 +76,12 @@ public struct DeltaSyncServer: Sendable {
         environment.filterLimits = configuration.filterLimits
         environment.maxPageSize = configuration.maxPageSize
         environment.fieldAuthorization = configuration.fieldAuthorization
-        let modes = configuration.authModes
+        let modes = configuration.authModes ?? project.authModes
             ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
+        let unconfigured = project.schema.authModesUsed.filter { !modes.contains($0) }
+        guard unconfigured.isEmpty else {
+            throw AuthModeMismatch(missing: unconfigured, modes: modes)
+        }
         let policy = AuthorizationPolicy(schema: project.schema, modes: modes)
         self.policy = policy.isOpen ? nil : policy
         environment.policy = self.policy

@@ -12,6 +12,9 @@ public struct AmplifyProject: Sendable {
     public var sync: SyncConfiguration
     /// The schema files read, in the order they were parsed.
     public var schemaFiles: [String]
+    /// The API's authorization modes from the project's `cli-inputs.json`; `nil` when the
+    /// project does not say (a lone schema file, or no `cli-inputs.json`).
+    public var authModes: APIAuthModes?
 
     /// - Parameters:
     ///   - schema: The parsed schema.
@@ -57,7 +60,12 @@ public struct AmplifyProject: Sendable {
                 from: data, file: path, models: Set(schema.models.map(\.name))
             )
         }
-        return AmplifyProject(schema: schema, sync: sync, schemaFiles: files)
+        var project = AmplifyProject(schema: schema, sync: sync, schemaFiles: files)
+        let inputs = directory.appendingPathComponent("cli-inputs.json")
+        if let data = FileManager.default.contents(atPath: inputs.path) {
+            project.authModes = try ProjectAuthSettings.modes(from: data, file: join(projectDirectory, "cli-inputs.json"))
+        }
+        return project
     }
 
     // MARK: - Files

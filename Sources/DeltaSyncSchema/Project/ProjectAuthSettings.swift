@@ -1,0 +1,38 @@
+import DeltaSyncCore
+import Foundation
+
+/// The API's authorization modes from an Amplify Gen 1 API folder's `cli-inputs.json`:
+///
+/// ```json
+/// { "serviceConfiguration": {
+///     "defaultAuthType": { "mode": "AMAZON_COGNITO_USER_POOLS", "cognitoUserPoolId": "authmyapp" },
+///     "additionalAuthTypes": [ { "mode": "API_KEY", "expirationTime": 7 }, { "mode": "AWS_IAM" } ] } }
+/// ```
+///
+/// Older projects keep the same settings in `parameters.json` (`AuthCognitoUserPoolId`,
+/// `authRoleName`); without `cli-inputs.json` the modes come from the server's flags or the schema.
+enum ProjectAuthSettings {
+    static func modes(from data: Data, file: String) throws(SchemaError) -> APIAuthModes {
+        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), root.objectValue != nil else {
+            throw SchemaError(file: file, line: 0, column: 0, message: "cli-inputs.json is not a JSON object")
+        }
+        let service = root["serviceConfiguration"]
+        guard let defaultMode = service["defaultAuthType"]["mode"].stringValue else {
+            throw SchemaError(
+                file: file, line: 0, column: 0,
+                message: "cli-inputs.json has no serviceConfiguration.defaultAuthType.mode (API_KEY, AMAZON_COGNITO_USER_POOLS, ...)")
+        }
+        let additional = (service["additionalAuthTypes"].arrayValue ?? []).compactMap { $0["mode"].stringValue }
+        var modes: [AuthMode] = []
+        for name in [defaultMode] + additional {
+            guard let mode = AuthMode(rawValue: name) else {
+                throw SchemaError(
+                    file: file, line: 0, column: 0,
+                    message: "cli-inputs.json names the auth mode '\(name)'; expected one of "
+                        + AuthMode.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            modes.append(mode)
+        }
+        return APIAuthModes(defaultMode: modes[0], additionalModes: Array(modes.dropFirst()))
+    }
+}
