@@ -242,6 +242,7 @@ let package = Package(
         .executableTarget(
             name: "DeltaSyncCLI",
             dependencies: [
+                "DeltaSyncCore",
                 "DeltaSyncServer",
                 "DeltaSyncSchema",
                 "DeltaSyncCodegen",
