@@ -363,6 +363,14 @@ let package = Package(
             path: "Tests/DeltaSyncEndToEndTests",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // Signed-in devices against `@auth` rules: owner-scoped sync and realtime, with the
+        // server's development tokens.
+        .testTarget(
+            name: "DeltaSyncAuthEndToEndTests",
+            dependencies: ["DeltaSyncClient", "DeltaSyncServer", "DeltaSyncTesting"],
+            path: "Tests/DeltaSyncAuthEndToEndTests",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
         // Models generated from a schema whose names clash with generated code's own.
         .testTarget(
             name: "DeltaSyncNamingTests",

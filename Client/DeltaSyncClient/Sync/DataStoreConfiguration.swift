@@ -36,17 +36,29 @@ public struct DataStoreConfiguration: Sendable {
     }
 }
 
-/// A GraphQL endpoint and its API key.
+/// A GraphQL endpoint and how to authenticate with it.
 public struct SyncEndpoint: Sendable {
     /// The GraphQL endpoint, e.g. `http://127.0.0.1:20002/graphql` for `deltasync serve`.
     public var url: URL
-    /// The API key sent as `x-api-key`.
-    public var apiKey: String
+    /// The credentials every request, the realtime connection and every subscription carry.
+    public var authorization: SyncAuthorization
+
+    /// The API key, when ``authorization`` is one (empty otherwise); setting it switches to it.
+    public var apiKey: String {
+        get { if case .apiKey(let key) = authorization { return key } else { return "" } }
+        set { authorization = .apiKey(newValue) }
+    }
 
     /// The endpoint at `url`, with `apiKey`.
     public init(url: URL, apiKey: String) {
         self.url = url
-        self.apiKey = apiKey
+        authorization = .apiKey(apiKey)
+    }
+
+    /// The endpoint at `url`, authenticated by `authorization` (user pools, OIDC, Lambda).
+    public init(url: URL, authorization: SyncAuthorization) {
+        self.url = url
+        self.authorization = authorization
     }
 
     /// The realtime WebSocket endpoint, as Amplify derives it: AppSync's own domains move to

@@ -17,6 +17,9 @@ public enum DataStoreEvent: Sendable {
     case syncQueriesStarted(models: [String])
     /// One model finished its base or delta sync.
     case modelSynced(ModelSyncedEvent)
+    /// The backend refused one model's sync query (`Unauthorized`: the user's rules do not
+    /// allow syncing it); the model is skipped and the others sync.
+    case modelSyncRefused(model: String, reason: String)
     /// Every model finished syncing.
     case syncQueriesReady
     /// Synced, and local changes are being sent: the store follows the backend live.

@@ -3,7 +3,8 @@ import DeltaSyncCore
 import Foundation
 import NIOCore
 
-/// GraphQL over HTTP with an API key, as AppSync takes it.
+/// GraphQL over HTTP with the endpoint's credentials, as AppSync takes them. A 401 to a token
+/// is retried once with a refreshed token.
 struct GraphQLClient: GraphQLTransport {
     let endpoint: SyncEndpoint
 
@@ -18,16 +19,33 @@ struct GraphQLClient: GraphQLTransport {
     }()
 
     func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse {
+        do {
+            return try await execute(document, variables: variables, refresh: false)
+        } catch {
+            guard case .rejected(_, "UnauthorizedException", _) = error, endpoint.authorization.mode != .apiKey else { throw error }
+            return try await execute(document, variables: variables, refresh: true)
+        }
+    }
+
+    private func execute(_ document: String, variables: Item, refresh: Bool) async throws(DataStoreError) -> GraphQLResponse {
         var request = HTTPClientRequest(url: endpoint.url.absoluteString)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: "x-api-key", value: endpoint.apiKey)
+        for (name, value) in try await endpoint.authorization.headers(refresh: refresh) {
+            request.headers.add(name: name, value: value)
+        }
         let body: JSONValue = ["query": .string(document), "variables": .object(variables)]
         request.body = .bytes(ByteBuffer(string: body.jsonText))
         let text: String
         do {
             let response = try await Self.http.execute(request, timeout: .seconds(60))
             text = String(buffer: try await response.body.collect(upTo: 64 << 20))
+            if response.status == .unauthorized {
+                let error = (try? JSONValue(parsing: text))?["errors"][0] ?? .null
+                throw DataStoreError.rejected(
+                    model: "authorization", errorType: error["errorType"].stringValue ?? "UnauthorizedException",
+                    message: error["message"].stringValue ?? "\(endpoint.url) answered 401")
+            }
             guard response.status == .ok else {
                 throw DataStoreError.network("\(endpoint.url) answered \(response.status.code): \(text.prefix(300))")
             }

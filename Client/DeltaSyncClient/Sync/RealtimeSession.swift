@@ -101,10 +101,11 @@ struct RealtimeSession: Sendable {
     ) async throws {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
         configuration.additionalHeaders[.secWebSocketProtocol] = "graphql-ws"
-        try await WebSocketClient.connect(url: connectURL, configuration: configuration, logger: logger) { inbound, outbound, _ in
+        let headers = try await endpoint.authorization.headers()
+        try await WebSocketClient.connect(url: connectURL(headers), configuration: configuration, logger: logger) { inbound, outbound, _ in
             heard.withLock { $0 = .now }
             try await outbound.write(.text(#"{"type":"connection_init"}"#))
-            var protocolState = ProtocolState(subscriptions: subscriptions, authorization: authorization)
+            var protocolState = ProtocolState(subscriptions: subscriptions, authorization: authorization(headers))
             for try await message in inbound.messages(maxSize: 1 << 22) {
                 heard.withLock { $0 = .now }
                 guard case .text(let text) = message, let json = try? JSONValue(parsing: text) else { continue }
@@ -117,16 +118,18 @@ struct RealtimeSession: Sendable {
     }
 
     /// What AppSync authorizes the connection and each `start` with: the GraphQL host and the
-    /// API key.
-    private var authorization: JSONValue {
+    /// endpoint's credentials.
+    private func authorization(_ headers: [String: String]) -> JSONValue {
         var host = endpoint.url.host ?? ""
         if let port = endpoint.url.port { host += ":\(port)" }
-        return ["host": .string(host), "x-api-key": .string(endpoint.apiKey)]
+        var object: [String: JSONValue] = ["host": .string(host)]
+        for (name, value) in headers { object[name] = .string(value) }
+        return .object(object)
     }
 
     /// The realtime URL with the `header` and `payload` query parameters.
-    private var connectURL: String {
-        let encoded = Data(authorization.jsonText.utf8).base64EncodedString()
+    private func connectURL(_ headers: [String: String]) -> String {
+        let encoded = Data(authorization(headers).jsonText.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "=", with: "%3D")
         return endpoint.realtimeURL.absoluteString + "?header=\(encoded)&payload=e30%3D"
     }

@@ -53,14 +53,43 @@ struct SyncDocuments: Sendable {
     }
 
     /// The `onCreateX`, `onUpdateX` and `onDeleteX` subscriptions, each with the `filter`
-    /// argument AppSync's generated schema gives them.
+    /// argument AppSync's generated schema gives them, and the `owner` arguments of owner rules.
     var subscriptions: [(field: String, document: String)] {
-        [model.operations.onCreate, model.operations.onUpdate, model.operations.onDelete].compactMap { $0 }.map { field in
+        let owners = model.subscriptionOwnerArguments
+        let parameters = (["$filter: ModelSubscription\(model.name)FilterInput"] + owners.map { "$\($0): String" })
+            .joined(separator: ", ")
+        let arguments = (["filter: $filter"] + owners.map { "\($0): $\($0)" }).joined(separator: ", ")
+        return [model.operations.onCreate, model.operations.onUpdate, model.operations.onDelete].compactMap { $0 }.map { field in
             (field, """
-                subscription \(field.prefix(1).uppercased() + field.dropFirst())($filter: ModelSubscription\(model.name)FilterInput) {
-                  \(field)(filter: $filter) { \(selection) }
+                subscription \(field.prefix(1).uppercased() + field.dropFirst())(\(parameters)) {
+                  \(field)(\(arguments)) { \(selection) }
                 }
                 """)
+        }
+    }
+
+    /// The `owner` arguments a signed-in user passes, as Amplify does: for each owner rule that
+    /// restricts reading, the user's claim (the username for Cognito's `sub::username`), unless
+    /// the user is in a static group allowed to read everything.
+    func ownerArguments(claims: [String: JSONValue]) -> Item {
+        guard !claims.isEmpty, let rules = model.authRules else { return [:] }
+        let readGroups = rules.filter { $0.strategy == .groups && $0.groupsField == nil && $0.grants(.listen) }
+        let memberOf = Set(Self.values(claims[readGroups.first?.groupClaim ?? "cognito:groups"]))
+        if readGroups.contains(where: { !memberOf.isDisjoint(with: $0.groups) }) { return [:] }
+        var arguments: Item = [:]
+        for rule in rules where rule.strategy == .owner && rule.grants(.listen) && model.subscriptionOwnerArguments.contains(rule.ownerField) {
+            let claim = rule.identityClaim == "username" || rule.identityClaim.contains("::")
+                ? (claims["username"] ?? claims["cognito:username"]) : claims[rule.identityClaim]
+            if let value = claim?.stringValue { arguments[rule.ownerField] = .string(value) }
+        }
+        return arguments
+    }
+
+    private static func values(_ claim: JSONValue?) -> [String] {
+        switch claim {
+        case .string(let text)?: return [text]
+        case .array(let list)?: return list.compactMap(\.stringValue)
+        default: return []
         }
     }
 

@@ -155,8 +155,11 @@ final class SyncEngine: AttachedSync {
                 configuration.errorHandler(failure)
                 resolveWaiters(.failure(failure))
                 state.withLock { $0.synced = nil }
-                if case .rejected(_, let errorType, _) = failure, errorType.contains("Unauthorized") {
+                if case .rejected(_, let errorType, _) = failure, errorType.contains("Unauthorized"),
+                    case .apiKey = endpoint?.authorization
+                {
                     // A refused key stays refused: sync stops until `start()` is called again.
+                    // A refused token is asked for again on the next attempt.
                     state.withLock { $0.task = nil }
                     return
                 }
@@ -178,7 +181,8 @@ final class SyncEngine: AttachedSync {
             try Outbox.clearInProcess(db)
             return []
         }
-        let plan = SubscriptionPlan(schema: schema, expressions: currentExpressions())
+        let plan = SubscriptionPlan(
+            schema: schema, expressions: currentExpressions(), claims: await endpoint.authorization.claims())
         let (messages, reporter) = AsyncThrowingStream.makeStream(of: RealtimeMessage.self)
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (synced, syncedReporter) = AsyncStream.makeStream(of: [ModelSyncedEvent].self, bufferingPolicy: .bufferingNewest(1))
@@ -254,7 +258,17 @@ final class SyncEngine: AttachedSync {
         events.publish(.syncQueriesStarted(models: models.map(\.name)))
         var synced: [ModelSyncedEvent] = []
         for model in models {
-            guard let event = try await modelSync.sync(model, expression: expressions[model.name] ?? .all) else { continue }
+            let event: ModelSyncedEvent?
+            do {
+                event = try await modelSync.sync(model, expression: expressions[model.name] ?? .all)
+            } catch {
+                // As Amplify: a model the user may not sync is skipped; the others go on.
+                guard case .rejected(_, let errorType, let message) = error, errorType == "Unauthorized" else { throw error }
+                configuration.errorHandler(error)
+                events.publish(.modelSyncRefused(model: model.name, reason: message))
+                continue
+            }
+            guard let event else { continue }
             synced.append(event)
             store.modelSynced(model.name)
             events.publish(.modelSynced(event))
@@ -282,18 +296,21 @@ private struct SubscriptionPlan {
     let expressions: [String: QueryPredicate]
     private let models: [String: String]
 
-    init(schema: AmplifySchema, expressions: [String: QueryPredicate]) {
+    /// - Parameter claims: the signed-in user's token claims, for owner arguments.
+    init(schema: AmplifySchema, expressions: [String: QueryPredicate], claims: [String: JSONValue] = [:]) {
         var subscriptions: [RealtimeSubscription] = []
         for model in schema.models where model.operations.sync != nil {
             let documents = SyncDocuments(model: model, schema: schema)
             let expression = expressions[model.name] ?? .all
+            let owners = documents.ownerArguments(claims: claims)
             for (field, document) in documents.subscriptions {
                 // The sync expression filters on the backend too (AppSync's enhanced
                 // filtering), as Amplify JS sends it.
                 let filtered = expression != .all
+                let variables = owners.merging(filtered ? ["filter": expression.filterInput] : [:]) { a, _ in a }
                 subscriptions.append(RealtimeSubscription(
                     id: UUID().uuidString.lowercased(), modelName: model.name, field: field, document: document,
-                    variables: filtered ? ["filter": expression.filterInput] : [:], unfiltered: filtered ? [:] : nil))
+                    variables: variables, unfiltered: filtered ? owners : nil))
             }
         }
         self.subscriptions = subscriptions
