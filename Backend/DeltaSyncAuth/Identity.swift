@@ -15,7 +15,7 @@ public struct Identity: Sendable, Hashable {
     public var claims: [String: JSONValue]
     /// A Lambda authorizer's `resolverContext`.
     public var resolverContext: [String: JSONValue]
-    /// A Lambda authorizer's `deniedFields`, as `Type.field` (or an ARN ending in `/Type/field`).
+    /// A Lambda authorizer's `deniedFields`, as `Type.field`.
     public var deniedFields: Set<String>
     /// The IAM role a SigV4 caller assumed; `nil` for other modes.
     public var iamRole: IAMRole?

@@ -42,6 +42,17 @@ struct AuthOptions: ParsableArguments {
     @Option(name: .customLong("oidc-client-id"), help: "Accept OIDC tokens only of clients matching this regular expression.")
     var oidcClientID: String?
 
+    @Option(
+        name: .customLong("lambda-authorizer-url"),
+        help: "A URL that receives AppSync's Lambda authorizer payload as a JSON POST and answers {isAuthorized, resolverContext, deniedFields, ttlOverride}.")
+    var lambdaAuthorizerURL: String?
+
+    @Option(name: .customLong("lambda-identity-regex"), help: "Refuse Lambda tokens not matching this expression without calling the authorizer.")
+    var lambdaIdentityRegex: String?
+
+    @Option(name: .customLong("lambda-authorizer-ttl"), help: "How long an authorizer's answer is reused for the same token (e.g. 5m, 0s).")
+    var lambdaAuthorizerTTL = DurationArgument(.seconds(300))
+
     @Flag(name: .customLong("no-dev-tokens"), help: "Refuse tokens of the development issuer (deltasync token).")
     var noDevelopmentTokens = false
 
@@ -55,7 +66,10 @@ struct AuthOptions: ParsableArguments {
         if let userPoolID, !userPoolID.contains("_") {
             throw ValidationError("--user-pool-id is REGION_ID, such as us-east-1_AbC123; got '\(userPoolID)'.")
         }
-        for pattern in [appClientIDRegex, oidcClientID].compactMap({ $0 }) where (try? NSRegularExpression(pattern: pattern)) == nil {
+        if let url = lambdaAuthorizerURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ValidationError("--lambda-authorizer-url must be an http:// or https:// URL.")
+        }
+        for pattern in [appClientIDRegex, oidcClientID, lambdaIdentityRegex].compactMap({ $0 }) where (try? NSRegularExpression(pattern: pattern)) == nil {
             throw ValidationError("'\(pattern)' is not a regular expression.")
         }
     }
@@ -99,6 +113,11 @@ struct AuthOptions: ParsableArguments {
                 mode: .userPools, issuer: "https://cognito-idp.\(region).amazonaws.com/\(userPoolID)",
                 clientIDPattern: appClientIDRegex)
             configuration.tokenProviders.append(TokenProvider(verification: verification, keys: Self.source(jwks)))
+        }
+        if let lambdaAuthorizerURL {
+            configuration.authenticators.append(LambdaAuthorizer(
+                url: lambdaAuthorizerURL, identityValidationExpression: lambdaIdentityRegex,
+                defaultTTL: TimeInterval(lambdaAuthorizerTTL.duration.components.seconds)))
         }
         if let oidcIssuer {
             let verification = TokenVerification(mode: .oidc, issuer: oidcIssuer, clientIDPattern: oidcClientID)

@@ -20,7 +20,7 @@ struct SubscriptionStart: Sendable {
         id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox
     ) async -> Result<Subscription, ResponseErrors> {
         do {
-            let caller = try await authorize(extensions["authorization"])
+            let caller = try await authorize(extensions["authorization"], data: data)
             guard case .object(let body)? = try? JSONValue(parsing: data) else {
                 throw AppSyncError(.malformedMessage, "payload.data must be a JSON object with the GraphQL query.")
             }
@@ -39,14 +39,16 @@ struct SubscriptionStart: Sendable {
 
     /// The caller of a start; `nil` when the schema has no rules (any authenticated caller may
     /// subscribe to anything).
-    private func authorize(_ authorization: JSONValue) async throws(AppSyncError) -> Caller? {
+    private func authorize(_ authorization: JSONValue, data: String) async throws(AppSyncError) -> Caller? {
         guard !authorization.isNull else {
             throw AppSyncError(.unauthorized, "Valid authorization header not provided: send extensions.authorization with the start message.")
         }
         let headers = try RealtimeAuthorization(extensions: authorization).headers
         let identity: Identity
         do {
-            identity = try await authentication.authenticate(Credentials(headers: headers, path: "/graphql/connect"))
+            // The start's data is what SigV4 signs and what a Lambda authorizer is shown.
+            identity = try await authentication.authenticate(
+                Credentials(headers: headers, path: "/graphql", body: Array(data.utf8)))
         } catch {
             throw error.error
         }

@@ -67,10 +67,7 @@ package struct AuthorizationPolicy: Sendable {
     /// its own `@auth` rules, and a Lambda authorizer's `deniedFields`.
     func mayRead(_ field: String, on typeName: String, in item: Item, by identity: Identity) -> Bool {
         guard let access = fieldAccess[typeName] else { return true }
-        if !identity.deniedFields.isEmpty,
-            identity.deniedFields.contains("\(typeName).\(field)")
-                || identity.deniedFields.contains(where: { $0.hasSuffix("/\(typeName)/\(field)") })
-        {
+        if !identity.deniedFields.isEmpty, identity.deniedFields.contains("\(typeName).\(field)") {
             return false
         }
         guard let special = access.special[field] else {

@@ -19,8 +19,9 @@ package struct Caller: FieldAuthorization {
     /// What the caller may do through the root field `field` of `parentType` (`Query`,
     /// `Mutation`, `Subscription`), which performs `operation` on `model`.
     func access(_ model: ModelSchema, _ operation: ModelOperation, field: String, parentType: String) -> RootAccess {
-        RootAccess(
-            access: policy.access(model, operation, for: identity), field: field, parentType: parentType,
+        let denied = identity.deniedFields.contains("\(parentType).\(field)")
+        return RootAccess(
+            access: denied ? .denied : policy.access(model, operation, for: identity), field: field, parentType: parentType,
             owners: operation == .create ? policy.owners(of: model, for: identity) : [])
     }
 

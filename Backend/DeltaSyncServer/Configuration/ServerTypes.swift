@@ -37,3 +37,7 @@ public typealias Credentials = DeltaSyncAuth.Credentials
 public typealias AuthenticationFailure = DeltaSyncAuth.AuthenticationFailure
 /// The development issuer whose tokens a server accepts (`deltasync token`).
 public typealias DevelopmentIssuer = DeltaSyncAuth.DevelopmentIssuer
+/// A Lambda authorizer (``ServerConfiguration/authenticators``): an HTTP endpoint or a closure.
+public typealias LambdaAuthorizer = DeltaSyncAuth.LambdaAuthorizer
+public typealias LambdaAuthorizerRequest = DeltaSyncAuth.LambdaAuthorizerRequest
+public typealias LambdaAuthorizerResponse = DeltaSyncAuth.LambdaAuthorizerResponse

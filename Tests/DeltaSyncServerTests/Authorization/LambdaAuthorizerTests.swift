@@ -1,0 +1,94 @@
+import DeltaSyncCore
+import DeltaSyncServer
+import DeltaSyncTesting
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+/// `AWS_LAMBDA`: the authorizer sees AppSync's payload; `isAuthorized: false` is a 401;
+/// `deniedFields` hides fields on every path; answers are reused for `ttlOverride` seconds;
+/// `identityValidationExpression` refuses without a call; `custom` rules grant Lambda callers.
+@Suite struct LambdaAuthorizerTests {
+    static let schema = """
+        type Order @model @auth(rules: [{ allow: custom }, { allow: public }]) {
+          id: ID!
+          item: String
+          price: Int
+        }
+        """
+
+    final class Calls: Sendable {
+        let requests = NIOLockedValueBox<[LambdaAuthorizerRequest]>([])
+        var count: Int { requests.withLockedValue { $0.count } }
+    }
+
+    static func withServer(_ calls: Calls, _ body: (DeltaSyncTestServer) async throws -> Void) async throws {
+        let authorizer = LambdaAuthorizer(identityValidationExpression: "^tok-") { request in
+            calls.requests.withLockedValue { $0.append(request) }
+            switch request.authorizationToken {
+            case "tok-full": return LambdaAuthorizerResponse(isAuthorized: true, ttlOverride: 600)
+            case "tok-no-price":
+                return LambdaAuthorizerResponse(
+                    isAuthorized: true, deniedFields: ["arn:aws:appsync:us-east-1:1:apis/x/types/Order/fields/price"], ttlOverride: 0)
+            case "tok-no-create": return LambdaAuthorizerResponse(isAuthorized: true, deniedFields: ["Mutation.createOrder"])
+            default: return LambdaAuthorizerResponse(isAuthorized: false)
+            }
+        }
+        try await DeltaSyncTestServer.withServer(schema: schema, configure: {
+            $0.authModes = APIAuthModes(defaultMode: .lambda, additionalModes: [.apiKey])
+            $0.authenticators = [authorizer]
+        }, body)
+    }
+
+    static let create = "mutation { createOrder(input: {id: \"o1\", item: \"tea\", price: 3}) { id item price } }"
+    static let get = "{ getOrder(id: \"o1\") { id item price } }"
+
+    @Test func theAuthorizersAnswerDecides() async throws {
+        let calls = Calls()
+        try await Self.withServer(calls) { server in
+            let created = try await server.graphQL(Self.create, token: "tok-full")
+            #expect(created["data"]["createOrder"]["price"] == 3)
+            #expect(calls.requests.withLockedValue { $0.first?.queryString } == Self.create)
+            // Reused for ttlOverride: a second request does not call the authorizer again.
+            _ = try await server.graphQL(Self.get, token: "tok-full")
+            #expect(calls.count == 1)
+
+            let hidden = try await server.graphQL(Self.get, token: "tok-no-price")
+            #expect(hidden["data"]["getOrder"]["item"] == "tea")
+            #expect(hidden["data"]["getOrder"]["price"].isNull)
+            #expect(hidden["errors"][0]["message"] == "Not Authorized to access price on type Order")
+            // ttlOverride 0: asked every time.
+            _ = try await server.graphQL(Self.get, token: "tok-no-price")
+            #expect(calls.count == 3)
+
+            let noCreate = try await server.graphQL(
+                "mutation { createOrder(input: {id: \"o2\"}) { id } }", token: "tok-no-create")
+            #expect(noCreate["errors"][0]["message"] == "Not Authorized to access createOrder on type Mutation")
+
+            let refused = try await server.graphQL(Self.get, token: "tok-nobody")
+            #expect(refused["errors"][0] == ["errorType": "UnauthorizedException", "message": "You are not authorized to make this call."])
+            let before = calls.count
+            let malformed = try await server.graphQL(Self.get, token: "nope")
+            #expect(malformed["errors"][0]["errorType"] == "UnauthorizedException")
+            #expect(calls.count == before, "a token failing identityValidationExpression never reaches the authorizer")
+
+            // The API key is a `public` caller here.
+            #expect(try await server.graphQL(Self.get)["data"]["getOrder"]["id"] == "o1")
+        }
+    }
+
+    @Test func deniedFieldsHideFieldsInRealtimeEvents() async throws {
+        let calls = Calls()
+        try await Self.withServer(calls) { server in
+            let client = RealtimeTestClient(url: server.realtimeURL, headers: [.authorization: "tok-no-price"])
+            _ = try await client.initialize()
+            client.start(id: "1", query: "subscription { onCreateOrder { id item price } }", token: "tok-no-price")
+            _ = try await client.next("start_ack")
+            _ = try await server.graphQL(Self.create, token: "tok-full")
+            let event = try await client.next("data")
+            #expect(event["payload"]["data"]["onCreateOrder"]["item"] == "tea")
+            #expect(event["payload"]["data"]["onCreateOrder"]["price"].isNull)
+            _ = await client.close()
+        }
+    }
+}
