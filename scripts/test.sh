@@ -20,8 +20,9 @@ bash scripts/check-local-store-links.sh
 
 echo "== python gql end-to-end"
 VENV=.build/venv
-if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import gql" 2>/dev/null; then
+if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import gql, botocore" 2>/dev/null; then
   python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "gql[aiohttp,websockets]==4.4.0" "pytest>=8"
+  # botocore signs gql's IAM requests (SigV4), as it does against AppSync.
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "gql[aiohttp,websockets]==4.4.0" "botocore>=1.35,<2" "pytest>=8"
 fi
 DELTASYNC_BIN="$(swift build --show-bin-path)/deltasync" "$VENV/bin/pytest" -q Tests/e2e

@@ -53,6 +53,11 @@ struct AuthOptions: ParsableArguments {
     @Option(name: .customLong("lambda-authorizer-ttl"), help: "How long an authorizer's answer is reused for the same token (e.g. 5m, 0s).")
     var lambdaAuthorizerTTL = DurationArgument(.seconds(300))
 
+    @Option(
+        name: .customLong("iam-credentials"),
+        help: "An access key accepted for AWS_IAM (SigV4): ACCESS_KEY_ID:SECRET[:authenticated|unauthenticated]; repeat for several.")
+    var iamCredentials: [String] = []
+
     @Flag(name: .customLong("no-dev-tokens"), help: "Refuse tokens of the development issuer (deltasync token).")
     var noDevelopmentTokens = false
 
@@ -62,6 +67,7 @@ struct AuthOptions: ParsableArguments {
     func validate() throws {
         _ = try modes()
         _ = try keys()
+        _ = try iam()
         if userPoolID != nil, jwks == nil { throw ValidationError("--user-pool-id needs --jwks FILE|URL with the pool's keys.") }
         if let userPoolID, !userPoolID.contains("_") {
             throw ValidationError("--user-pool-id is REGION_ID, such as us-east-1_AbC123; got '\(userPoolID)'.")
@@ -86,6 +92,16 @@ struct AuthOptions: ParsableArguments {
         return APIAuthModes(defaultMode: defaultMode?.mode ?? .apiKey, additionalModes: additional)
     }
 
+    func iam() throws -> [IAMCredential] {
+        try iamCredentials.map { argument in
+            do {
+                return try IAMCredential(argument: argument)
+            } catch {
+                throw ValidationError("--iam-credentials: \(error)")
+            }
+        }
+    }
+
     func keys() throws -> [APIKey] {
         try apiKeys.map { argument in
             do {
@@ -106,6 +122,7 @@ struct AuthOptions: ParsableArguments {
             if first.expires != nil { configuration.apiKeys.append(first) }
         }
         configuration.acceptsDevelopmentTokens = !noDevelopmentTokens
+        configuration.iamCredentials = try iam()
         configuration.dataDirectory = dataDirectory
         if let userPoolID, let jwks {
             let region = userPoolID.split(separator: "_").first.map(String.init) ?? "us-east-1"

@@ -69,7 +69,8 @@ package struct RealtimeEndpoint: Sendable {
             case .success(let authorization):
                 do {
                     _ = try await authentication.authenticate(
-                        Credentials(headers: authorization.headers, method: "POST", path: "/graphql/connect"))
+                        // What AppSync's clients sign for the handshake: POST /graphql/connect with `{}`.
+                        Credentials(headers: authorization.headers, method: "POST", path: "/graphql/connect", body: Array("{}".utf8)))
                     refusal = nil
                 } catch let failure as AuthenticationFailure {
                     refusal = failure.error

@@ -117,6 +117,9 @@ public struct DeltaSyncServer: Sendable {
             authenticators.append(TokenAuthenticator(
                 verification: provider.verification, loadingKeys: { try await provider.keys.keys() }, clock: configuration.clock))
         }
+        if !configuration.iamCredentials.isEmpty {
+            authenticators.append(SigV4Authenticator(credentials: configuration.iamCredentials, clock: configuration.clock))
+        }
         if let issuer {
             for mode in [AuthMode.userPools, .oidc] {
                 var verification = TokenVerification(mode: mode, issuer: DevelopmentIssuer.issuer)

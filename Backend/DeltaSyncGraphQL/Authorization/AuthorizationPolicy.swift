@@ -111,7 +111,8 @@ package struct AuthorizationPolicy: Sendable {
             case (.lambda, .custom):
                 return .granted
             case (.iam, .public) where rule.provider.mode == .iam:
-                if identity.iamRole != nil { return .granted }
+                // Amplify's `public` IAM rule admits the identity pool's unauthenticated role.
+                if identity.iamRole == .unauthenticated { return .granted }
             case (.iam, .private) where rule.provider.mode == .iam:
                 if identity.iamRole == .authenticated { return .granted }
             case (.userPools, .private), (.oidc, .private):

@@ -93,7 +93,9 @@ public struct ServerConfiguration: Sendable {
     public var acceptsDevelopmentTokens = true
     /// The server's data folder: the development issuer's key is kept here.
     public var dataDirectory = ".deltasync"
-    /// More authenticators: Lambda authorizers, IAM, or a test's own.
+    /// Access keys accepted for `AWS_IAM` (SigV4), each with its identity pool role.
+    public var iamCredentials: [IAMCredential] = []
+    /// More authenticators: Lambda authorizers, or a test's own.
     public var authenticators: [any Authenticator] = []
 
     /// Who may read which model fields, asked on every response path; `nil` (the default)

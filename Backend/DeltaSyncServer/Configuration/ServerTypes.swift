@@ -41,3 +41,5 @@ public typealias DevelopmentIssuer = DeltaSyncAuth.DevelopmentIssuer
 public typealias LambdaAuthorizer = DeltaSyncAuth.LambdaAuthorizer
 public typealias LambdaAuthorizerRequest = DeltaSyncAuth.LambdaAuthorizerRequest
 public typealias LambdaAuthorizerResponse = DeltaSyncAuth.LambdaAuthorizerResponse
+/// An access key accepted for `AWS_IAM` (``ServerConfiguration/iamCredentials``).
+public typealias IAMCredential = DeltaSyncAuth.IAMCredential

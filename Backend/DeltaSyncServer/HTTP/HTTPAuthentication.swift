@@ -16,6 +16,8 @@ struct HTTPAuthentication: Sendable {
     func caller(_ request: Request, body: [UInt8] = []) async throws(HTTPErrorResponse) -> Caller? {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
+        // HTTP/1's Host is the request's authority here; SigV4 signs it as `host`.
+        if let authority = request.head.authority { headers["host"] = authority }
         let credentials = Credentials(
             headers: headers, method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", body: body)
         let identity: Identity
