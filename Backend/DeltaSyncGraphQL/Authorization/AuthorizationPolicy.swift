@@ -91,6 +91,22 @@ package struct AuthorizationPolicy: Sendable {
             || !directives.admits(nil, typeModes: access.typeModes, identity.mode)
     }
 
+    /// The fields of `input` whose own `@auth` rules do not let `identity` do `operation`,
+    /// in the model's field order. A delete needs the operation on every field with rules.
+    func deniedWrites(
+        of model: ModelSchema, _ operation: ModelOperation, input: Item, stored: Item?, by identity: Identity
+    ) -> [String] {
+        model.fields.compactMap { field -> String? in
+            guard let rules = field.authRules, operation == .delete || input[field.name] != nil else { return nil }
+            switch Self.access(rules.filter { $0.grants(operation) }, for: identity, fields: model) {
+            case .granted: return nil
+            case .restricted(let restriction):
+                return restriction.admits(stored ?? input) ? nil : field.name
+            case .denied: return field.name
+            }
+        }
+    }
+
     /// The owner conditions a create fills for `identity` when the input leaves the owner out:
     /// from owner rules granting `create`, whether or not another rule grants it statically
     /// (Amplify's `populateOwnerFieldForStaticGroupAuth`).

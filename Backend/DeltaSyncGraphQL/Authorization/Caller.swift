@@ -20,9 +20,16 @@ package struct Caller: FieldAuthorization {
     /// `Mutation`, `Subscription`), which performs `operation` on `model`.
     func access(_ model: ModelSchema, _ operation: ModelOperation, field: String, parentType: String) -> RootAccess {
         let denied = identity.deniedFields.contains("\(parentType).\(field)")
-        return RootAccess(
+        var access = RootAccess(
             access: denied ? .denied : policy.access(model, operation, for: identity), field: field, parentType: parentType,
             owners: operation == .create ? policy.owners(of: model, for: identity) : [])
+        if [.create, .update, .delete].contains(operation), model.fields.contains(where: { $0.authRules != nil }) {
+            let policy = policy, identity = identity
+            access.deniedWrites = { input, stored in
+                policy.deniedWrites(of: model, operation, input: input, stored: stored, by: identity)
+            }
+        }
+        return access
     }
 
     package func denial(of field: String, on typeName: String, in item: Item) -> AppSyncError? {
@@ -42,6 +49,19 @@ struct RootAccess: Sendable {
     var parentType: String
     /// For creates: the owner fields the caller's owner rules fill when the input leaves them out.
     var owners: [ItemRestriction.Condition] = []
+    /// For writes to a model with field-level rules: the input's fields the caller may not
+    /// write (given the input and, for updates and deletes, the stored item).
+    var deniedWrites: (@Sendable (_ input: Item, _ stored: Item?) -> [String])?
+
+    /// Throws AppSync's `Unauthorized on [title, owner]` when the input writes fields whose own
+    /// rules do not let the caller.
+    func requireFieldWrites(_ input: Item, stored: Item?) throws(AppSyncError) {
+        guard let deniedWrites else { return }
+        let denied = deniedWrites(input, stored)
+        guard denied.isEmpty else {
+            throw AppSyncError(.notAuthorized, "Unauthorized on [\(denied.joined(separator: ", "))]")
+        }
+    }
 
     /// No rules: what a request without a ``Caller`` gets (tests of the executor alone).
     static func open(field: String = "", parentType: String = "") -> RootAccess {

@@ -21,7 +21,11 @@ struct MutationResolvers: Sendable {
     ///   filled with the caller's identity, and a given owner must be the caller.
     func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
         try access.require()
-        let input = try access.creating(MutationInput.item(args), owners: access.owners)
+        let given = try MutationInput.item(args)
+        let input = try access.creating(given, owners: access.owners)
+        // Field rules judge the fields the caller wrote (not an owner filled in for them), on
+        // the item as it will be stored.
+        try access.requireFieldWrites(given, stored: input)
         let condition = try environment.predicate(args.argument("condition"))
         var item: Item = [:]
         for field in model.storedFields {
@@ -105,6 +109,7 @@ struct MutationResolvers: Sendable {
                 }
                 // The stored owner decides, not the input's (Amplify reads the item first).
                 try access.require(existing)
+                try access.requireFieldWrites(input, stored: existing)
                 if sent == existing["_version"]?.intValue {
                     guard condition.matches(existing) else {
                         return .conditionFailed(existing: existing)
