@@ -107,8 +107,16 @@ func example16(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     for await event in events { if case .ready = event { break } }
 }
 
-// Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
+// Client/DeltaSyncClient/Sync/SyncAuthorization.swift:12
 func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
+    let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
+        token                // an app asks its sign-in for a fresh one when `refresh` is true
+    })
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
+func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -118,12 +126,12 @@ func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -132,14 +140,14 @@ func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -147,7 +155,7 @@ func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
@@ -155,7 +163,7 @@ func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -171,14 +179,14 @@ func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
         let device = try DataStore(models: DeltaSyncModels.self, configuration: DataStoreConfiguration(endpoint: endpoint))
@@ -192,7 +200,7 @@ func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)

@@ -23,6 +23,7 @@ package struct Caller: FieldAuthorization {
         var access = RootAccess(
             access: denied ? .denied : policy.access(model, operation, for: identity), field: field, parentType: parentType,
             owners: operation == .create ? policy.owners(of: model, for: identity) : [])
+        access.caller = self
         if [.create, .update, .delete].contains(operation), model.fields.contains(where: { $0.authRules != nil }) {
             let policy = policy, identity = identity
             access.deniedWrites = { input, stored in
@@ -49,6 +50,8 @@ struct RootAccess: Sendable {
     var parentType: String
     /// For creates: the owner fields the caller's owner rules fill when the input leaves them out.
     var owners: [ItemRestriction.Condition] = []
+    /// Who is asking (for what a conflict's error data may show); `nil` without rules.
+    var caller: Caller?
     /// For writes to a model with field-level rules: the input's fields the caller may not
     /// write (given the input and, for updates and deletes, the stored item).
     var deniedWrites: (@Sendable (_ input: Item, _ stored: Item?) -> [String])?

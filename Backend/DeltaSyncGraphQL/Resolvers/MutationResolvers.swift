@@ -146,13 +146,14 @@ struct MutationResolvers: Sendable {
                 await record(model, key, field, sent, existing, handler, "rejected", nil)
                 throw AppSyncError(
                     .conflictUnhandled, "Conflict resolver rejects mutation.",
-                    data: await errorData(existing, model, field))
+                    data: await errorData(existing, model, field, access))
             case .conditionFailed(let existing):
                 throw AppSyncError.conditionalCheckFailed(
-                    data: await errorData(existing, model, field))
+                    data: await errorData(existing, model, field, access))
             case .askLambda(let existing):
                 let decided = try await decideWithLambda(
-                    model, key: key, input: input, args: args, field: field, existing: existing, isDelete: isDelete)
+                    model, key: key, input: input, args: args, field: field, existing: existing, isDelete: isDelete,
+                    access: access)
                 if let item = decided { return ItemObject(item: item) }
             case .retry:
                 continue
@@ -165,7 +166,8 @@ struct MutationResolvers: Sendable {
     /// Calls the Lambda handler outside any transaction, then writes its decision only if the
     /// item is still the one it decided on. `nil` means "changed meanwhile, decide again".
     private func decideWithLambda(
-        _ model: ModelSchema, key: Item, input: Item, args: Map, field: MutationField, existing: Item, isDelete: Bool
+        _ model: ModelSchema, key: Item, input: Item, args: Map, field: MutationField, existing: Item, isDelete: Bool,
+        access: RootAccess
     ) async throws -> Item? {
         let sent = input["_version"]?.intValue ?? 0
         guard let lambda = environment.sync.lambda else {
@@ -202,7 +204,7 @@ struct MutationResolvers: Sendable {
             await record(model, key, field, sent, existing, .lambda, "rejected", nil)
             throw AppSyncError(
                 .conflictUnhandled, "Conflict resolver rejects mutation.",
-                data: await errorData(existing, model, field))
+                data: await errorData(existing, model, field, access))
         case (.resolve(let resolved), false):
             next = ItemChange.resolved(resolved, over: existing, model: model)
             outcome = "resolved"
@@ -248,7 +250,10 @@ struct MutationResolvers: Sendable {
     /// and clients build their remote model from it: a nested object carrying fields they did
     /// not select (its own `_version`) makes amplify-js's generated relation setter throw, so
     /// its conflict handler would never run.
-    private func errorData(_ existing: Item, _ model: ModelSchema, _ field: MutationField) async -> JSONValue {
-        await ItemProjection(schema: environment.schema, queries: queries).errorData(existing, model: model, field: field)
+    /// The stored item as the failed mutation's `errors[].data`, with only what the caller may
+    /// read (a field they may not is null).
+    private func errorData(_ existing: Item, _ model: ModelSchema, _ field: MutationField, _ access: RootAccess) async -> JSONValue {
+        await ItemProjection(schema: environment.schema, queries: queries).authorized(by: access.caller)
+            .errorData(existing, model: model, field: field)
     }
 }

@@ -10,8 +10,9 @@ import Foundation
 /// backend answers 401, once, before the request is retried.
 ///
 /// ```swift
+/// let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
 /// let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
-///     try await session.idToken(forceRefresh: refresh)
+///     token                // an app asks its sign-in for a fresh one when `refresh` is true
 /// })
 /// ```
 public enum SyncAuthorization: Sendable {

@@ -37,6 +37,7 @@ import Testing
         try await DeltaSyncTestServer.withServer(schema: schema, configure: {
             $0.authModes = APIAuthModes(defaultMode: .lambda, additionalModes: [.apiKey])
             $0.authenticators = [authorizer]
+            $0.conflictHandler = .optimisticConcurrency
         }, body)
     }
 
@@ -74,6 +75,21 @@ import Testing
 
             // The API key is a `public` caller here.
             #expect(try await server.graphQL(Self.get)["data"]["getOrder"]["id"] == "o1")
+        }
+    }
+
+    @Test func aConflictShowsOnlyWhatTheCallerMayRead() async throws {
+        let calls = Calls()
+        try await Self.withServer(calls) { server in
+            _ = try await server.graphQL(Self.create, token: "tok-full")
+            _ = try await server.graphQL("mutation { updateOrder(input: {id: \"o1\", price: 4, _version: 1}) { id } }", token: "tok-full")
+            let stale = try await server.graphQL(
+                "mutation { updateOrder(input: {id: \"o1\", item: \"coffee\", _version: 1}) { id item price _version } }",
+                token: "tok-no-price")
+            #expect(stale["errors"][0]["errorType"] == "ConflictUnhandled")
+            #expect(stale["errors"][0]["data"]["item"] == "tea")
+            #expect(stale["errors"][0]["data"]["_version"] == 2)
+            #expect(stale["errors"][0]["data"]["price"].isNull, "the server's price is not shown to a caller denied it")
         }
     }
 
