@@ -172,3 +172,15 @@ extension ModelSchema {
         Set((authRules ?? []).filter { $0.strategy == .owner && $0.identityClaim.contains("::") }.map(\.ownerField))
     }
 }
+
+extension ModelSchema {
+    /// The single-valued owner fields of the model's owner rules: the server reads a caller's
+    /// items through an index on each.
+    public var ownerIndexFields: [String] {
+        var names: [String] = []
+        for rule in authRules ?? [] where rule.strategy == .owner && !names.contains(rule.ownerField) {
+            if field(named: rule.ownerField)?.isList == false { names.append(rule.ownerField) }
+        }
+        return names
+    }
+}

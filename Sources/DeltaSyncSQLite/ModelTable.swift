@@ -113,6 +113,16 @@ package struct ModelTable: Sendable {
                 partition: partition, sortKeys: sortKeys, columns: indexColumns
             )
         }
+        // Owner rules read a caller's items by their owner field: each single-valued owner
+        // field gets an index (named so no `@index` can clash), in key order within an owner.
+        for field in model.ownerIndexFields {
+            let name = "owner:\(field)"
+            guard indexes[name] == nil, let partition = columnIndex[field] else { continue }
+            var indexColumns = [partition]
+            for c in primaryKey where !indexColumns.contains(c) { indexColumns.append(c) }
+            indexes[name] = SecondaryIndex(
+                name: name, sqlName: "\(model.name).\(name)", partition: partition, sortKeys: [], columns: indexColumns)
+        }
 
         self.name = model.name
         self.quotedName = model.name.quotedDatabaseIdentifier

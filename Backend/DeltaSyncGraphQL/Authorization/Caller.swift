@@ -1,6 +1,7 @@
 import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncSchema
+import DeltaSyncStorage
 
 /// The authenticated caller of one request or one subscription, with the schema's policy:
 /// what every resolver, projection and event delivery asks before touching a model.
@@ -88,6 +89,16 @@ struct RootAccess: Sendable {
     func narrowing(_ filter: QueryPredicate) -> QueryPredicate {
         guard let restriction else { return filter }
         return filter.conjoined(with: restriction.predicate)
+    }
+
+    /// How a read of the base table keeps to the caller's items: one owner field is a
+    /// condition of the read itself (served by the field's index, not counted against the
+    /// page's limit); anything else narrows the filter.
+    func reading(_ filter: QueryPredicate) -> (filter: QueryPredicate, within: FieldValues?) {
+        guard let restriction, restriction.conditions.count == 1, let only = restriction.conditions.first, !only.isList,
+            only.ownerValue != nil
+        else { return (narrowing(filter), nil) }
+        return (filter, FieldValues(field: only.field, values: only.values.map(JSONValue.string)))
     }
 
     /// Throws the denial unless `item` is one the caller may touch.

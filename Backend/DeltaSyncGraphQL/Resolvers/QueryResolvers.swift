@@ -111,13 +111,8 @@ struct QueryResolvers: Sendable {
             try environment.tokens.decode($0, for: queryName).cursor
         }
         let descending = args.argument("sortDirection")?.stringValue == "DESC"
-        let query = ItemQuery(
-            access: access,
-            filter: caller.narrowing(try filter ?? QueryPredicate(filter: args.argument("filter") ?? .null)),
-            limit: limit,
-            after: after,
-            descending: descending
-        )
+        let (narrowed, within) = caller.reading(try filter ?? QueryPredicate(filter: args.argument("filter") ?? .null))
+        let query = ItemQuery(access: access, filter: narrowed, limit: limit, after: after, descending: descending, within: within)
         let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
         return Connection(
             items: result.items,

@@ -29,7 +29,8 @@ struct SyncResolvers: Sendable {
         let filterInput = args.argument("filter") ?? .null
         // The caller's items only: owner rules narrow base and delta pages alike (tombstones
         // keep their owner, so an owner's deletes still reach their devices).
-        let filter = callerAccess.narrowing(try environment.predicate(filterInput))
+        let ownFilter = try environment.predicate(filterInput)
+        let filter = callerAccess.narrowing(ownFilter)
         let lastSync = args.argument("lastSync")?.intValue
         let now = environment.nowMilliseconds
         let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now)
@@ -54,10 +55,14 @@ struct SyncResolvers: Sendable {
             plan["index"] = "changedAt"
         } else {
             let access = SelectiveSyncPlan.access(for: model, filter: filterInput)
-            let query = ItemQuery(access: access, filter: filter, limit: limit, after: token?.cursor)
+            let (baseFilter, within) = callerAccess.reading(ownFilter)
+            let query = ItemQuery(access: access, filter: baseFilter, limit: limit, after: token?.cursor, within: within)
             page = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
             plan["source"] = "base"
             switch access {
+            case .scan where within != nil:
+                plan["access"] = "query"
+                plan["index"] = .string("owner:\(within?.field ?? "")")
             case .scan:
                 plan["access"] = "scan"
                 plan["index"] = nil

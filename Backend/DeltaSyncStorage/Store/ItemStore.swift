@@ -87,13 +87,32 @@ public struct ItemQuery: Sendable, Equatable {
     public var after: [JSONValue]?
     /// Reverse the order (`sortDirection: DESC`).
     public var descending: Bool
+    /// Only items whose field holds one of these values, as a condition of the read itself
+    /// (unlike ``filter``, the items it leaves out are not counted against ``limit``): what
+    /// owner rules narrow a caller's reads to. A store may serve it from an index.
+    public var within: FieldValues?
 
-    public init(access: Access = .scan, filter: QueryPredicate = .all, limit: Int = 100, after: [JSONValue]? = nil, descending: Bool = false) {
+    public init(
+        access: Access = .scan, filter: QueryPredicate = .all, limit: Int = 100, after: [JSONValue]? = nil, descending: Bool = false,
+        within: FieldValues? = nil
+    ) {
         self.access = access
         self.filter = filter
         self.limit = limit
         self.after = after
         self.descending = descending
+        self.within = within
+    }
+}
+
+/// A field and the values an item's field must equal one of (``ItemQuery/within``).
+public struct FieldValues: Sendable, Equatable {
+    public var field: String
+    public var values: [JSONValue]
+
+    public init(field: String, values: [JSONValue]) {
+        self.field = field
+        self.values = values
     }
 }
 

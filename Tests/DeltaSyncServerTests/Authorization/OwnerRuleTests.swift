@@ -95,6 +95,13 @@ import Testing
             #expect(try await callers.ids(nil) == ["a-1", "a-2", "b-1"])
             #expect(try await callers.ids(callers.alice, "syncTodos") == ["a-1", "a-2"])
             #expect(try await callers.ids(callers.bob, "syncTodos") == ["b-1"])
+            // Bob's base sync reads his item through the owner index, not the whole table.
+            let explained = try await DeltaSyncTestServer.graphQL(
+                "{ syncTodos { items { id } } }", url: callers.server.graphQLURL,
+                headers: ["authorization": callers.bob, "x-deltasync-explain": "1"])
+            let plan = explained["extensions"]["deltasync"]["plans"][0]
+            #expect(plan["index"] == "owner:owner")
+            #expect(plan["scanned"] == 1)
 
             let get = "query($id: ID!) { getTodo(id: $id) { id owner } }"
             #expect(try await callers.ask(callers.alice, get, ["id": "a-1"])["data"]["getTodo"]["owner"] == "alice")

@@ -59,6 +59,15 @@ struct PagePlan {
         if let condition {
             conditions.append(try Self.sortKeySQL(condition, on: sortKeys, in: table))
         }
+        if let within = query.within {
+            // A plain `IN` on the column, which an index on it serves (owner fields have one).
+            guard let column = table.column(named: within.field) else {
+                throw AppSyncError(.invalidArgument, "\(table.name) has no field '\(within.field)'.")
+            }
+            let values = try within.values.map { try table.encode($0, column: column) }
+            conditions.append(SQLFragment(
+                "\(table.columns[column].quoted) IN (\(ModelTable.placeholders(values.count)))", values))
+        }
         if let after = query.after {
             conditions.append(try resumeSQL(after, partition: partition?.column, partitionArgument, in: table))
         }
