@@ -292,7 +292,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            path: "Benchmarks/RealtimeBenchmark"
+            path: "Benchmarks/RealtimeBenchmark",
+            exclude: ["owners.graphql"]
+        ),
+        .executableTarget(
+            name: "AuthBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/AuthBenchmark",
+            exclude: ["schema.graphql"]
         ),
         .executableTarget(
             name: "ClientBenchmark",

@@ -29,7 +29,8 @@ public struct Credentials: Sendable {
     /// `Authorization`, with a `Bearer ` prefix removed (AppSync's docs disagree on it; clients send both).
     public var authorization: String? {
         guard var value = self["authorization"]?.trimmingWhitespace(), !value.isEmpty else { return nil }
-        if value.lowercased().hasPrefix("bearer ") { value = String(value.dropFirst(7)).trimmingWhitespace() }
+        // Only the first seven characters are compared: tokens are long.
+        if value.utf8.count > 7, value.prefix(7).lowercased() == "bearer " { value = String(value.dropFirst(7)).trimmingWhitespace() }
         return value
     }
 }

@@ -47,6 +47,10 @@ public struct RequestAuthentication: Sendable {
             guard let iam = authenticators[.iam] else { throw .missingOrInvalid }
             return try await iam.authenticate(credentials)
         }
+        // A token verified before is known without parsing it again.
+        for case let tokens as TokenAuthenticator in tokenAuthenticators {
+            if let identity = tokens.remembered(authorization) { return identity }
+        }
         if let token = try? UnverifiedToken(authorization) {
             for authenticator in tokenAuthenticators {
                 guard let tokens = authenticator as? TokenAuthenticator else { continue }

@@ -14,15 +14,22 @@ final class Subscriber: ChannelInboundHandler, Sendable {
     typealias OutboundOut = WebSocketFrame
 
     private let subscriptions: Int
-    private let apiKey: String
+    /// What the upgrade request and every `start` carry: an API key or a token.
+    private let authorization: [String: String]
+    /// The subscription document, as JSON string content.
+    private let query: String
     private let ready: @Sendable () -> Void
     private let counter: EventCounter
     /// Touched only on the channel's event loop.
     nonisolated(unsafe) private var acknowledged = 0
 
-    init(subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void, counter: EventCounter) {
+    init(
+        subscriptions: Int, authorization: [String: String], query: String, ready: @escaping @Sendable () -> Void,
+        counter: EventCounter
+    ) {
         self.subscriptions = subscriptions
-        self.apiKey = apiKey
+        self.authorization = authorization
+        self.query = query
         self.ready = ready
         self.counter = counter
     }
@@ -33,8 +40,20 @@ final class Subscriber: ChannelInboundHandler, Sendable {
         port: Int, subscriptions: Int, apiKey: String, ready: @escaping @Sendable () -> Void,
         received: @escaping @Sendable (Int, ContinuousClock.Instant) -> Void
     ) async throws -> any Channel {
+        try await connect(
+            port: port, subscriptions: subscriptions, authorization: ["x-api-key": apiKey],
+            query: "subscription { onCreatePost { id title rating _version _lastChangedAt } }", ready: ready, received: received)
+    }
+
+    /// ``connect(port:subscriptions:apiKey:ready:received:)`` with any authorization headers
+    /// (a user's token) and subscription document.
+    static func connect(
+        port: Int, subscriptions: Int, authorization: [String: String], query: String, ready: @escaping @Sendable () -> Void,
+        received: @escaping @Sendable (Int, ContinuousClock.Instant) -> Void
+    ) async throws -> any Channel {
         let counter = EventCounter(received: received)
-        let subscriber = Subscriber(subscriptions: subscriptions, apiKey: apiKey, ready: ready, counter: counter)
+        let subscriber = Subscriber(
+            subscriptions: subscriptions, authorization: authorization, query: query, ready: ready, counter: counter)
         let (channel, upgraded) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: port) { channel in
@@ -49,7 +68,7 @@ final class Subscriber: ChannelInboundHandler, Sendable {
                     var headers = HTTPHeaders()
                     headers.add(name: "Host", value: "127.0.0.1:\(port)")
                     headers.add(name: "Sec-WebSocket-Protocol", value: "graphql-ws")
-                    headers.add(name: "x-api-key", value: apiKey)
+                    for (name, value) in authorization { headers.add(name: name, value: value) }
                     headers.add(name: "Content-Length", value: "0")
                     let upgrade = NIOTypedHTTPClientUpgradeConfiguration(
                         upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/graphql", headers: headers),
@@ -72,10 +91,14 @@ final class Subscriber: ChannelInboundHandler, Sendable {
         guard frame.opcode == .text else { return }
         let message = String(decoding: frame.data.readableBytesView, as: UTF8.self)
         if message.contains("connection_ack") {
-            let query = #"{\"query\":\"subscription { onCreatePost { id title rating _version _lastChangedAt } }\"}"#
+            let data = #"{"query":"\#(query)"}"#
+            var extensions = ["host": "127.0.0.1"]
+            for (name, value) in authorization { extensions[name] = value }
+            let headers = extensions.map { #""\#($0.key)":"\#($0.value)""# }.joined(separator: ",")
+            let quotedData = data.replacingOccurrences(of: "\"", with: "\\\"")
             for n in 0..<subscriptions {
                 send(
-                    #"{"id":"\#(n)","type":"start","payload":{"data":"\#(query)","extensions":{"authorization":{"x-api-key":"\#(apiKey)"}}}}"#,
+                    #"{"id":"\#(n)","type":"start","payload":{"data":"\#(quotedData)","extensions":{"authorization":{\#(headers)}}}}"#,
                     context: context)
             }
             if subscriptions == 0 { startCounting() }

@@ -2,7 +2,10 @@
 //   1. mutation-to-event latency with 1,000 subscribers on 100 connections, beside the
 //      mutation's own HTTP round trip measured the same way with no subscribers;
 //   2. the server's resident memory holding 10,000 idle subscribed connections, beside its
-//      resident memory with none.
+//      resident memory with none;
+//   3. (issue #20) mutation-to-event latency with owner-filtered subscriptions: 1,000
+//      subscribers of 100 owners (one connection per owner, user pools tokens), each mutation
+//      reaching only its owner's 10, beside the mutation's round trip with no subscribers.
 //
 //   swift build -c release --product deltasync && swift run -c release RealtimeBenchmark [mutations] [idle-connections]
 import AsyncHTTPClient
@@ -33,7 +36,7 @@ final class ServerProcess: Sendable {
     let process: Process
     let port: Int
 
-    init() throws {
+    init(schema: String = BenchmarkSupport.exampleSchemaFile, extraArguments: [String] = []) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("deltasync")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             fatalError("Build the server first: swift build -c release --product deltasync")
@@ -41,9 +44,9 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = binary
         process.arguments = [
-            "serve", "--schema", BenchmarkSupport.exampleSchemaFile, "--in-memory", "--port", "0", "--api-key", apiKey,
+            "serve", "--schema", schema, "--in-memory", "--port", "0", "--api-key", apiKey,
             "--log-level", "error",
-        ]
+        ] + extraArguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -204,6 +207,85 @@ row("   mutation sent -> first of its events received", String(format: "p50 %6.2
 row("   mutation sent -> event received, all deliveries", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(latencies, 0.5), percentile(latencies, 0.99)))
 say("   target: p50 <= 2 ms, p99 <= 10 ms")
 server.stop()
+
+// MARK: - 3. Owner-filtered subscriptions
+
+let ownerFolder = BenchmarkSupport.scratchFolder("realtime-owners")
+defer { try? FileManager.default.removeItem(at: ownerFolder) }
+let ownerSchema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("owners.graphql").path
+let ownerServer = try ServerProcess(
+    schema: ownerSchema,
+    extraArguments: ["--auth-mode", "userPools", "--additional-auth-mode", "apiKey", "--data-dir", ownerFolder.path])
+let ownerCount = 100
+
+/// `deltasync token --username <name>` with the server's data folder.
+func token(_ username: String) throws -> String {
+    let process = Process()
+    process.executableURL = ownerServer.process.executableURL
+    process.arguments = ["token", "--username", username, "--expires", "1d", "--data-dir", ownerFolder.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+let tokens = try (0..<ownerCount).map { try token("user\($0)") }
+
+func createTodo(n: Int) async throws {
+    var request = HTTPClientRequest(url: "http://127.0.0.1:\(ownerServer.port)/graphql")
+    request.method = .POST
+    request.headers.add(name: "content-type", value: "application/json")
+    request.headers.add(name: "authorization", value: tokens[n % ownerCount])
+    request.body = .bytes(ByteBuffer(string: #"{"query":"mutation CreateTodo($input: CreateTodoInput!) { createTodo(input: $input) { id content owner _version _lastChangedAt } }","variables":{"input":{"id":"t\#(n)","content":"Todo \#(n)"}}}"#))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let body = try await response.body.collect(upTo: 1 << 20)
+    guard response.status == .ok, !String(buffer: body).contains("errors") else { fatalError("mutation failed: \(String(buffer: body))") }
+}
+
+var ownerBaseline: [Double] = []
+for n in 0..<mutationCount {
+    let sent = ContinuousClock.now
+    try await createTodo(n: 2_000_000 + n)
+    ownerBaseline.append(milliseconds(ContinuousClock.now - sent))
+}
+ownerBaseline.sort()
+let ownerDeliveries = Deliveries()
+let (ownersReady, markOwnerReady) = readiness(ownerCount)
+var ownerClients: [any Channel] = []
+for owner in 0..<ownerCount {
+    ownerClients.append(try await Subscriber.connect(
+        port: ownerServer.port, subscriptions: perConnection, authorization: ["Authorization": tokens[owner]],
+        query: "subscription { onCreateTodo { id content owner _version _lastChangedAt } }", ready: markOwnerReady,
+        received: { ownerDeliveries.record($0, at: $1) }))
+}
+for await _ in ownersReady {}
+for n in 0..<20 {  // warm-up
+    _ = try await ownerDeliveries.await(perConnection) { try await createTodo(n: 1_000_000 + n) }
+}
+var ownerLatencies: [Double] = []
+var ownerRoundTrips: [Double] = []
+for n in 0..<mutationCount {
+    var sent = ContinuousClock.now
+    var answered = ContinuousClock.now
+    let arrivals = try await ownerDeliveries.await(perConnection) {
+        sent = ContinuousClock.now
+        try await createTodo(n: n)
+        answered = ContinuousClock.now
+    }
+    ownerRoundTrips.append(milliseconds(answered - sent))
+    ownerLatencies += arrivals.map { milliseconds($0 - sent) }
+}
+for client in ownerClients { try await client.close().get() }
+ownerLatencies.sort()
+ownerRoundTrips.sort()
+say("3. Owner-filtered subscriptions: \(ownerCount * perConnection) subscribers of \(ownerCount) owners, \(mutationCount) mutations, each for its owner's \(perConnection)")
+row("   mutation HTTP round trip, no subscribers (baseline)", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(ownerBaseline, 0.5), percentile(ownerBaseline, 0.99)))
+row("   mutation HTTP round trip, with the subscribers", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(ownerRoundTrips, 0.5), percentile(ownerRoundTrips, 0.99)))
+row("   mutation sent -> event received, all deliveries", String(format: "p50 %6.2f ms   p99 %6.2f ms", percentile(ownerLatencies, 0.5), percentile(ownerLatencies, 0.99)))
+say("   target: p50 <= 2 ms, p99 <= 10 ms")
+ownerServer.stop()
 
 // MARK: - 2. Memory of idle connections
 

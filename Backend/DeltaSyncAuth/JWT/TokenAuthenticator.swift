@@ -44,6 +44,15 @@ public final class TokenAuthenticator: Authenticator {
         return try await authenticate(token: token)
     }
 
+    /// The caller of a token this authenticator verified before, if it is still valid; `nil`
+    /// otherwise (never verified, or expired).
+    func remembered(_ token: String) -> Identity? {
+        guard let known = verified.withLockedValue({ $0[token] }),
+            clock().timeIntervalSince1970 <= known.expires + verification.leeway
+        else { return nil }
+        return known.identity
+    }
+
     /// The caller a token names, or AppSync's 401.
     public func authenticate(token: String) async throws(AuthenticationFailure) -> Identity {
         let now = clock().timeIntervalSince1970
