@@ -26,6 +26,26 @@ struct ProjectTests {
         }
     }
 
+    @Test func authModesFromCLIInputs() throws {
+        let directory = try folder([
+            "schema.graphql": "type Todo @model @auth(rules: [{ allow: owner }]) { id: ID! }",
+            "cli-inputs.json": """
+                {"version": 1, "serviceConfiguration": {"apiName": "todo", "serviceName": "AppSync",
+                 "defaultAuthType": {"mode": "AMAZON_COGNITO_USER_POOLS", "cognitoUserPoolId": "authtodo"},
+                 "additionalAuthTypes": [{"mode": "API_KEY", "expirationTime": 7}, {"mode": "AWS_IAM"}]}}
+                """,
+        ])
+        let project = try AmplifyProject.load(projectDirectory: directory)
+        #expect(project.authModes == APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey, .iam]))
+
+        let unknown = try folder([
+            "schema.graphql": "type Todo @model { id: ID! }",
+            "cli-inputs.json": #"{"serviceConfiguration": {"defaultAuthType": {"mode": "MAGIC"}}}"#,
+        ])
+        #expect(loadError(unknown)?.message.contains("'MAGIC'") == true)
+        #expect(try AmplifyProject.load(projectDirectory: try folder(["schema.graphql": "type T @model { id: ID! }"])).authModes == nil)
+    }
+
     @Test func blogProjectWithTransformConfiguration() throws {
         let directory = try folder([
             "schema.graphql": try Fixture.text("blog.graphql"),
