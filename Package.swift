@@ -97,6 +97,7 @@ let package = Package(
                 "DeltaSyncModelSchema",
                 "DeltaSyncLocalStore",
                 "DeltaSyncSQLite",
+                "DeltaSyncSigV4",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -141,6 +142,13 @@ let package = Package(
         ),
         // The AppSync API of a schema: the executable schema, resolvers, response plans and
         // projection, AppSync's error shapes, conflict handlers, mutation events. No HTTP.
+        // AWS Signature Version 4 for AppSync requests: the server verifies with it, the client
+        // signs with it.
+        .target(
+            name: "DeltaSyncSigV4",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/DeltaSyncSigV4"
+        ),
         // Authentication: who a request's credentials name, for every AppSync mode (API keys,
         // user pools and OIDC tokens checked with jwt-kit, Lambda, IAM), and the development
         // issuer. No HTTP server, no GraphQL.
@@ -149,6 +157,7 @@ let package = Package(
             dependencies: [
                 "DeltaSyncCore",
                 "DeltaSyncModelSchema",
+                "DeltaSyncSigV4",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

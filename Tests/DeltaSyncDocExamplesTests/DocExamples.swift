@@ -107,7 +107,7 @@ func example16(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     for await event in events { if case .ready = event { break } }
 }
 
-// Client/DeltaSyncClient/Sync/SyncAuthorization.swift:12
+// Client/DeltaSyncClient/Sync/SyncAuthorization.swift:13
 func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in

@@ -1,6 +1,6 @@
-import Crypto
 import DeltaSyncCore
 import DeltaSyncModelSchema
+import DeltaSyncSigV4
 import Foundation
 
 /// `AWS_IAM`: a request signed with Signature Version 4 (`AWS4-HMAC-SHA256`) by one of the
@@ -8,7 +8,7 @@ import Foundation
 /// method, path, query, signed headers and body; the signing key derived from the secret,
 /// date, region and service; the time within 15 minutes. The key's role becomes the caller's.
 ///
-/// The HMAC and SHA-256 are swift-crypto's; only the canonical form is assembled here.
+/// The canonical form and the signature are `SigV4`'s (DeltaSyncSigV4, shared with the client).
 public struct SigV4Authenticator: Authenticator {
     public let credentials: [String: IAMCredential]
     /// The account the identity's `userArn` names.
@@ -28,17 +28,13 @@ public struct SigV4Authenticator: Authenticator {
         guard let header = request["authorization"], let parsed = AuthorizationHeader(header),
             let credential = credentials[parsed.accessKeyID]
         else { throw .missingOrInvalid }
-        guard let amzDate = request["x-amz-date"], let date = Self.date(amzDate),
+        guard let amzDate = request["x-amz-date"], let date = SigV4.date(amzDate),
             abs(date.timeIntervalSince(clock())) <= Self.allowedSkew, amzDate.hasPrefix(parsed.date)
         else { throw .missingOrInvalid }
-        let canonical = canonicalRequest(request, signedHeaders: parsed.signedHeaders)
-        let scope = "\(parsed.date)/\(parsed.region)/\(parsed.service)/aws4_request"
-        let stringToSign = "AWS4-HMAC-SHA256\n\(amzDate)\n\(scope)\n\(Self.hex(SHA256.hash(data: Data(canonical.utf8))))"
-        var key = SymmetricKey(data: Data("AWS4\(credential.secretAccessKey)".utf8))
-        for part in [parsed.date, parsed.region, parsed.service, "aws4_request"] {
-            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
-        }
-        let expected = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let expected = SigV4.signature(
+            SigV4Request(method: request.method, path: request.path, query: request.query, headers: request.headers, body: request.body),
+            signedHeaders: parsed.signedHeaders, secretAccessKey: credential.secretAccessKey, amzDate: amzDate,
+            region: parsed.region, service: parsed.service)
         guard Self.constantTimeEqual(expected, parsed.signature) else { throw .missingOrInvalid }
         let role = credential.role == .authenticated ? "authRole" : "unauthRole"
         return Identity(
@@ -50,64 +46,6 @@ public struct SigV4Authenticator: Authenticator {
                 "cognitoIdentityAuthType": .string(credential.role.rawValue),
             ],
             iamRole: credential.role)
-    }
-
-    /// AWS's canonical request for `request` and the headers the client signed.
-    func canonicalRequest(_ request: Credentials, signedHeaders: [String]) -> String {
-        let headers = signedHeaders.map { name in
-            let value = (request[name] ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            return "\(name):\(value)\n"
-        }.joined()
-        let payloadHash = request["x-amz-content-sha256"].flatMap { $0 == "UNSIGNED-PAYLOAD" ? $0 : $0 }
-            ?? Self.hex(SHA256.hash(data: Data(request.body)))
-        return [
-            request.method.uppercased(), Self.canonicalPath(request.path), Self.canonicalQuery(request.query), headers,
-            signedHeaders.joined(separator: ";"), payloadHash,
-        ].joined(separator: "\n")
-    }
-
-    /// Each path segment URI-encoded (RFC 3986 unreserved characters kept).
-    static func canonicalPath(_ path: String) -> String {
-        let decoded = path.isEmpty ? "/" : path
-        return decoded.split(separator: "/", omittingEmptySubsequences: false)
-            .map { encode(String($0).removingPercentEncoding ?? String($0)) }.joined(separator: "/")
-    }
-
-    /// Parameters sorted by name then value, each side encoded.
-    static func canonicalQuery(_ query: String) -> String {
-        guard !query.isEmpty else { return "" }
-        return query.split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
-            return (encode(name), encode(value))
-        }.sorted { $0 < $1 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-    }
-
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-
-    static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            if unreserved.contains(byte) {
-                out.append(Character(UnicodeScalar(byte)))
-            } else {
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
-    }
-
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func date(_ amzDate: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.date(from: amzDate)
     }
 
     private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

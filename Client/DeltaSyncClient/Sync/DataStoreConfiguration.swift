@@ -28,6 +28,8 @@ public struct DataStoreConfiguration: Sendable {
     public var errorHandler: @Sendable (DataStoreError) -> Void = { _ in }
     /// How long sync waits before trying again after the backend could not be reached.
     public var retryBackoff = RetryBackoff()
+    /// Which credentials each request carries. Default ``AuthModeStrategy/default``.
+    public var authModeStrategy = AuthModeStrategy.default
 
     /// A configuration with Amplify's defaults; without `endpoint` the store stays local-only.
     public init(endpoint: SyncEndpoint? = nil, syncExpressions: [SyncExpression] = []) {
@@ -40,8 +42,11 @@ public struct DataStoreConfiguration: Sendable {
 public struct SyncEndpoint: Sendable {
     /// The GraphQL endpoint, e.g. `http://127.0.0.1:20002/graphql` for `deltasync serve`.
     public var url: URL
-    /// The credentials every request, the realtime connection and every subscription carry.
+    /// The credentials every request, the realtime connection and every subscription carry
+    /// (with ``AuthModeStrategy/multiAuth``, those the rules do not pick another mode for).
     public var authorization: SyncAuthorization
+    /// Credentials for the API's other modes, which ``AuthModeStrategy/multiAuth`` may pick.
+    public var additionalAuthorizations: [SyncAuthorization] = []
 
     /// The API key, when ``authorization`` is one (empty otherwise); setting it switches to it.
     public var apiKey: String {
@@ -59,6 +64,13 @@ public struct SyncEndpoint: Sendable {
     public init(url: URL, authorization: SyncAuthorization) {
         self.url = url
         self.authorization = authorization
+    }
+
+    /// `host[:port]` of ``url``, as a `Host` header (and SigV4) names it.
+    var hostHeader: String {
+        var host = url.host ?? ""
+        if let port = url.port { host += ":\(port)" }
+        return host
     }
 
     /// The realtime WebSocket endpoint, as Amplify derives it: AppSync's own domains move to

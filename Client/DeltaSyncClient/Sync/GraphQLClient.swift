@@ -18,24 +18,30 @@ struct GraphQLClient: GraphQLTransport {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse {
+    func execute(_ document: String, variables: Item, authorization: SyncAuthorization?) async throws(DataStoreError)
+        -> GraphQLResponse
+    {
+        let authorization = authorization ?? endpoint.authorization
         do {
-            return try await execute(document, variables: variables, refresh: false)
+            return try await execute(document, variables: variables, authorization: authorization, refresh: false)
         } catch {
-            guard case .rejected(_, "UnauthorizedException", _) = error, endpoint.authorization.mode != .apiKey else { throw error }
-            return try await execute(document, variables: variables, refresh: true)
+            guard case .rejected(_, "UnauthorizedException", _) = error, authorization.mode != .apiKey else { throw error }
+            return try await execute(document, variables: variables, authorization: authorization, refresh: true)
         }
     }
 
-    private func execute(_ document: String, variables: Item, refresh: Bool) async throws(DataStoreError) -> GraphQLResponse {
+    private func execute(
+        _ document: String, variables: Item, authorization: SyncAuthorization, refresh: Bool
+    ) async throws(DataStoreError) -> GraphQLResponse {
         var request = HTTPClientRequest(url: endpoint.url.absoluteString)
         request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        for (name, value) in try await endpoint.authorization.headers(refresh: refresh) {
-            request.headers.add(name: name, value: value)
-        }
-        let body: JSONValue = ["query": .string(document), "variables": .object(variables)]
-        request.body = .bytes(ByteBuffer(string: body.jsonText))
+        let body = Array((["query": .string(document), "variables": .object(variables)] as JSONValue).jsonText.utf8)
+        let signed = SyncAuthorization.Signed(host: endpoint.hostHeader, path: endpoint.url.path.isEmpty ? "/" : endpoint.url.path, body: body)
+        var headers = try await authorization.headers(for: signed, refresh: refresh)
+        headers["host"] = nil  // the HTTP client sends the same Host itself
+        if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) { headers["content-type"] = "application/json" }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
         let text: String
         do {
             let response = try await Self.http.execute(request, timeout: .seconds(60))

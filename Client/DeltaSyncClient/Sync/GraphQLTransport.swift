@@ -7,7 +7,15 @@ package protocol GraphQLTransport: Sendable {
     ///
     /// - Throws: ``DataStoreError/network(_:)`` when the backend cannot be reached or does not
     ///   answer with GraphQL JSON. GraphQL errors are part of the response, not thrown.
-    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse
+    func execute(_ document: String, variables: Item, authorization: SyncAuthorization?) async throws(DataStoreError)
+        -> GraphQLResponse
+}
+
+extension GraphQLTransport {
+    /// ``execute(_:variables:authorization:)`` with the endpoint's own credentials.
+    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse {
+        try await execute(document, variables: variables, authorization: nil)
+    }
 }
 
 /// A GraphQL answer: its `data` and AppSync's error objects (`errorType`, `message`, `data`, ...).

@@ -9,6 +9,8 @@ struct ModelSync: Sendable {
     let transport: any GraphQLTransport
     let remoteApply: RemoteApply
     let configuration: DataStoreConfiguration
+    /// Which credentials the model's sync query carries.
+    let authorizations: AuthorizationPlan
 
     /// Delta when the model last synced within `syncInterval` with the same sync expression,
     /// full otherwise; pages until the server has no more or `syncMaxRecords` is reached. `nil`
@@ -37,7 +39,10 @@ struct ModelSync: Sendable {
                 "filter": expression.filterInput, "limit": .int(min(configuration.syncPageSize, configuration.syncMaxRecords - received)),
                 "nextToken": token, "lastSync": lastSync.map(JSONValue.int) ?? .null,
             ]
-            return try SyncPage(try await transport.execute(query, variables: variables), field: field, model: model.name)
+            let response = try await authorizations.run(model, .sync) { authorization throws(DataStoreError) in
+                try await transport.execute(query, variables: variables, authorization: authorization)
+            }
+            return try SyncPage(response, field: field, model: model.name)
         }
         var page = try await fetch(after: .null, received: 0)
         while true {

@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncLocalStore
+import DeltaSyncModelSchema
 import DeltaSyncSQLite
 import GRDB
 
@@ -15,6 +16,8 @@ struct OutboxSender: Sendable {
     let transport: any GraphQLTransport
     let events: SyncEvents
     let conflictHandler: @Sendable (DataStoreConflict) async -> ConflictResolution
+    /// Which credentials each mutation carries.
+    let authorizations: AuthorizationPlan
 
     /// Sends until the outbox is empty.
     func send() async throws(DataStoreError) {
@@ -64,7 +67,10 @@ struct OutboxSender: Sendable {
         }
         var variables: Item = ["input": .object(item)]
         if let condition { variables["condition"] = condition }
-        let response = try await transport.execute(document, variables: variables)
+        let operation: ModelOperation = type == .create ? .create : type == .update ? .update : .delete
+        let response = try await authorizations.run(model, operation) { authorization throws(DataStoreError) in
+            try await transport.execute(document, variables: variables, authorization: authorization)
+        }
         if case .object(let result) = response.data[field] { return .accepted(result) }
         let error = response.errors.first ?? .null
         return .refused(
@@ -135,7 +141,11 @@ struct OutboxSender: Sendable {
     ) async throws(DataStoreError) -> Item? {
         if let remote { return remote }
         guard let (field, document) = SyncDocuments(model: model, schema: store.schema).getQuery else { return nil }
-        return try await transport.execute(document, variables: ModelIdentifier(of: mutation.item, in: model).item).data[field].objectValue
+        let key = ModelIdentifier(of: mutation.item, in: model).item
+        let response = try await authorizations.run(model, .get) { authorization throws(DataStoreError) in
+            try await transport.execute(document, variables: key, authorization: authorization)
+        }
+        return response.data[field].objectValue
     }
 
     /// The oldest pending mutation, marked as being sent. Unreadable rows before it are

@@ -16,6 +16,9 @@ struct RealtimeSubscription: Sendable {
     /// (AppSync's limits are stricter than what a sync expression can say); the events are
     /// filtered on the device either way.
     let unfiltered: Item?
+    /// The credentials its `start` may carry, in order (the first that has something to give);
+    /// empty for the endpoint's own.
+    var authorizations: [SyncAuthorization] = []
 }
 
 /// What a realtime connection reports.
@@ -101,11 +104,18 @@ struct RealtimeSession: Sendable {
     ) async throws {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
         configuration.additionalHeaders[.secWebSocketProtocol] = "graphql-ws"
-        let headers = try await endpoint.authorization.headers()
+        // AppSync's clients sign the handshake as POST <path>/connect with `{}`.
+        let path = endpoint.url.path.isEmpty ? "/graphql" : endpoint.url.path
+        let handshake = SyncAuthorization.Signed(host: endpoint.hostHeader, path: path + "/connect", body: Array("{}".utf8))
+        let headers = try await Self.firstHeaders([endpoint.authorization] + endpoint.additionalAuthorizations, for: handshake)
+        let (starts, unsigned) = try await startMessages(path: path)
+        // A subscription nobody can sign for (signed out, no other mode) is not started: its
+        // model syncs without realtime, as a refused one does.
+        let startable = subscriptions.filter { starts[$0.id] != nil }
         try await WebSocketClient.connect(url: connectURL(headers), configuration: configuration, logger: logger) { inbound, outbound, _ in
             heard.withLock { $0 = .now }
             try await outbound.write(.text(#"{"type":"connection_init"}"#))
-            var protocolState = ProtocolState(subscriptions: subscriptions, authorization: authorization(headers))
+            var protocolState = ProtocolState(subscriptions: startable, starts: starts, refused: unsigned)
             for try await message in inbound.messages(maxSize: 1 << 22) {
                 heard.withLock { $0 = .now }
                 guard case .text(let text) = message, let json = try? JSONValue(parsing: text) else { continue }
@@ -118,13 +128,56 @@ struct RealtimeSession: Sendable {
     }
 
     /// What AppSync authorizes the connection and each `start` with: the GraphQL host and the
-    /// endpoint's credentials.
+    /// credentials' headers.
     private func authorization(_ headers: [String: String]) -> JSONValue {
-        var host = endpoint.url.host ?? ""
-        if let port = endpoint.url.port { host += ":\(port)" }
-        var object: [String: JSONValue] = ["host": .string(host)]
+        var object: [String: JSONValue] = ["host": .string(endpoint.hostHeader)]
         for (name, value) in headers { object[name] = .string(value) }
         return .object(object)
+    }
+
+    /// Every `start` message this session may send (with and without the filter), by id, each
+    /// authorized with its subscription's credentials (signed over its data, for IAM).
+    private func startMessages(path: String) async throws(DataStoreError) -> (messages: [String: String], unsigned: [String: String]) {
+        var messages: [String: String] = [:]
+        var unsigned: [String: String] = [:]
+        for subscription in subscriptions {
+            var variants = [(subscription.id, subscription.variables)]
+            if let unfiltered = subscription.unfiltered { variants.append((subscription.id + ProtocolState.unfilteredSuffix, unfiltered)) }
+            for (id, variables) in variants {
+                let data = (["query": .string(subscription.document), "variables": .object(variables)] as JSONValue).jsonText
+                let candidates = subscription.authorizations.isEmpty ? [endpoint.authorization] : subscription.authorizations
+                let headers: [String: String]
+                do {
+                    headers = try await Self.firstHeaders(
+                        candidates, for: .init(host: endpoint.hostHeader, path: path, body: Array(data.utf8)))
+                } catch {
+                    guard case .rejected(_, "SignedOut", let reason) = error else { throw error }
+                    unsigned[subscription.modelName] = "SignedOut: \(reason)"
+                    continue
+                }
+                let message: JSONValue = [
+                    "id": .string(id), "type": "start",
+                    "payload": ["data": .string(data), "extensions": ["authorization": authorization(headers)]],
+                ]
+                messages[id] = message.jsonText
+            }
+        }
+        return (messages, unsigned)
+    }
+
+    /// The headers of the first credentials that have something to give (a signed-out user's
+    /// token provider passes to the next).
+    private static func firstHeaders(
+        _ candidates: [SyncAuthorization], for request: SyncAuthorization.Signed
+    ) async throws(DataStoreError) -> [String: String] {
+        for (index, authorization) in candidates.enumerated() {
+            do {
+                return try await authorization.headers(for: request)
+            } catch {
+                guard case .rejected(_, "SignedOut", _) = error, index < candidates.count - 1 else { throw error }
+            }
+        }
+        throw .rejected(model: "realtime", errorType: "SignedOut", message: "no credentials for the realtime connection")
     }
 
     /// The realtime URL with the `header` and `payload` query parameters.
@@ -137,14 +190,16 @@ struct RealtimeSession: Sendable {
     /// The protocol's state: which starts are still unanswered.
     private struct ProtocolState {
         let byID: [String: RealtimeSubscription]
-        let authorization: JSONValue
+        /// Each `start` message, ready to send, by id.
+        let starts: [String: String]
         var unanswered: Set<String> = []
         var refused: [String: String] = [:]
         var acknowledged = false
 
-        init(subscriptions: [RealtimeSubscription], authorization: JSONValue) {
+        init(subscriptions: [RealtimeSubscription], starts: [String: String], refused: [String: String] = [:]) {
             byID = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            self.authorization = authorization
+            self.starts = starts
+            self.refused = refused
         }
 
         /// Handles one message from the backend; returns the messages to send back.
@@ -160,8 +215,8 @@ struct RealtimeSession: Sendable {
                 let milliseconds = message["payload"]["connectionTimeoutMs"].intValue ?? 300_000
                 timeout.withLock { $0 = .milliseconds(milliseconds) }
                 unanswered = Set(byID.keys)
-                if unanswered.isEmpty { messages.yield(.established(refused: [:])) }
-                return byID.values.sorted { $0.id < $1.id }.map { start($0.id, $0.document, $0.variables) }
+                if unanswered.isEmpty { messages.yield(.established(refused: refused)) }
+                return byID.values.sorted { $0.id < $1.id }.compactMap { starts[$0.id] }
             case "connection_error":
                 let error = message["payload"]["errors"][0]
                 throw DataStoreError.rejected(
@@ -195,29 +250,21 @@ struct RealtimeSession: Sendable {
                 throw Failure.lost("the backend ended a subscription: \(errorType) \(reason)")
             }
             unanswered.remove(id)
-            if id == subscription.id, let unfiltered = subscription.unfiltered {
+            if id == subscription.id, subscription.unfiltered != nil {
                 let retry = id + Self.unfilteredSuffix
                 unanswered.insert(retry)
-                return [start(retry, subscription.document, unfiltered)]
+                return starts[retry].map { [$0] } ?? []
             }
             refused[subscription.modelName] = "\(errorType.isEmpty ? "" : errorType + ": ")\(reason)"
             if unanswered.isEmpty { messages.yield(.established(refused: refused)) }
             return []
         }
 
-        private static let unfilteredSuffix = "-unfiltered"
+        static let unfilteredSuffix = "-unfiltered"
 
         private static func baseID(_ id: String) -> String {
             id.hasSuffix(unfilteredSuffix) ? String(id.dropLast(unfilteredSuffix.count)) : id
         }
 
-        private func start(_ id: String, _ document: String, _ variables: Item) -> String {
-            let data: JSONValue = ["query": .string(document), "variables": .object(variables)]
-            let message: JSONValue = [
-                "id": .string(id), "type": "start",
-                "payload": ["data": .string(data.jsonText), "extensions": ["authorization": authorization]],
-            ]
-            return message.jsonText
-        }
     }
 }

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSigV4
 import Foundation
 
 /// How the sync engine authenticates with the backend: AppSync's modes, with the credentials
@@ -24,9 +25,39 @@ public enum SyncAuthorization: Sendable {
     case oidc(TokenProvider)
     /// `AWS_LAMBDA`: a token for the API's Lambda authorizer in `Authorization`.
     case lambda(TokenProvider)
+    /// `AWS_IAM`: requests signed with SigV4 by the credentials the provider returns (an
+    /// identity pool's, for instance), for the API's `region`.
+    case iam(region: String, credentials: CredentialsProvider)
 
     /// Returns the current token; `refresh` is `true` when the backend refused the last one.
     public typealias TokenProvider = @Sendable (_ refresh: Bool) async throws -> String
+    /// Returns the current AWS credentials; `refresh` is `true` when the backend refused them.
+    public typealias CredentialsProvider = @Sendable (_ refresh: Bool) async throws -> AWSCredentials
+
+    /// An access key, with the session token of temporary credentials.
+    public struct AWSCredentials: Sendable, Equatable {
+        /// The access key id (`AKIA...`, or `ASIA...` for temporary credentials).
+        public var accessKeyID: String
+        /// The secret the signature is made with; never sent.
+        public var secretAccessKey: String
+        /// The session token of temporary credentials (an identity pool's); `nil` for an access key.
+        public var sessionToken: String?
+
+        /// Credentials to sign with.
+        public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+            self.accessKeyID = accessKeyID
+            self.secretAccessKey = secretAccessKey
+            self.sessionToken = sessionToken
+        }
+    }
+
+    /// What a request signs: the endpoint's host, the path (`/graphql`, or `/graphql/connect`
+    /// for the realtime handshake) and the body.
+    struct Signed: Sendable {
+        var host: String
+        var path: String
+        var body: [UInt8]
+    }
 
     /// The AppSync mode these credentials are for.
     public var mode: AuthMode {
@@ -35,11 +66,13 @@ public enum SyncAuthorization: Sendable {
         case .userPools: return .userPools
         case .oidc: return .oidc
         case .lambda: return .lambda
+        case .iam: return .iam
         }
     }
 
-    /// The headers that authenticate a request (and the realtime handshake and every `start`).
-    func headers(refresh: Bool = false) async throws(DataStoreError) -> [String: String] {
+    /// The headers that authenticate a request (and the realtime handshake and every `start`);
+    /// for IAM, every header signed, `host` and `content-type` included.
+    func headers(for request: Signed, refresh: Bool = false) async throws(DataStoreError) -> [String: String] {
         switch self {
         case .apiKey(let key):
             return ["x-api-key": key]
@@ -49,6 +82,19 @@ public enum SyncAuthorization: Sendable {
             } catch {
                 throw .rejected(model: "authorization", errorType: "SignedOut", message: "no token to send: \(error)")
             }
+        case .iam(let region, let provider):
+            let credentials: AWSCredentials
+            do {
+                credentials = try await provider(refresh)
+            } catch {
+                throw .rejected(model: "authorization", errorType: "SignedOut", message: "no AWS credentials to sign with: \(error)")
+            }
+            let signedHeaders = ["host": request.host, "content-type": "application/json; charset=UTF-8"]
+            let signature = SigV4.sign(
+                SigV4Request(path: request.path, headers: signedHeaders, body: request.body),
+                accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey,
+                sessionToken: credentials.sessionToken, region: region, now: Date())
+            return signature.merging(signedHeaders) { signed, _ in signed }
         }
     }
 
@@ -56,7 +102,9 @@ public enum SyncAuthorization: Sendable {
     /// `owner` argument of owner-scoped subscriptions; empty for API keys, Lambda tokens and
     /// tokens that are not JWTs.
     func claims() async -> [String: JSONValue] {
-        guard mode == .userPools || mode == .oidc, let token = try? await headers()["Authorization"] else { return [:] }
+        guard mode == .userPools || mode == .oidc,
+            let token = try? await headers(for: Signed(host: "", path: "", body: []))["Authorization"]
+        else { return [:] }
         let parts = token.split(separator: ".")
         guard parts.count >= 2 else { return [:] }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

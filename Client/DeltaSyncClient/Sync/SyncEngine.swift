@@ -175,14 +175,26 @@ final class SyncEngine: AttachedSync {
         guard let endpoint else { return }
         let transport = transport(endpoint)
         let schema = store.schema
-        let sender = OutboxSender(store: store, transport: transport, events: events, conflictHandler: configuration.conflictHandler)
-        let modelSync = ModelSync(store: store, transport: transport, remoteApply: remoteApply, configuration: configuration)
+        let authorizations = AuthorizationPlan(endpoint: endpoint, strategy: configuration.authModeStrategy)
+        let sender = OutboxSender(
+            store: store, transport: transport, events: events, conflictHandler: configuration.conflictHandler,
+            authorizations: authorizations)
+        let modelSync = ModelSync(
+            store: store, transport: transport, remoteApply: remoteApply, configuration: configuration, authorizations: authorizations)
         try await store.write { db in
             try Outbox.clearInProcess(db)
             return []
         }
-        let plan = SubscriptionPlan(
-            schema: schema, expressions: currentExpressions(), claims: await endpoint.authorization.claims())
+        // Each model's subscriptions carry the first credentials its rules pick for `listen`;
+        // a token's claims give owner-scoped ones their `owner` argument.
+        var listening: [String: ([SyncAuthorization], [String: JSONValue])] = [:]
+        for model in schema.models where model.operations.sync != nil {
+            let candidates = authorizations.candidates(for: model, .listen)
+            var claims: [String: JSONValue] = [:]
+            for candidate in candidates where claims.isEmpty { claims = await candidate.claims() }
+            listening[model.name] = (candidates, claims)
+        }
+        let plan = SubscriptionPlan(schema: schema, expressions: currentExpressions(), listening: listening)
         let (messages, reporter) = AsyncThrowingStream.makeStream(of: RealtimeMessage.self)
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (synced, syncedReporter) = AsyncStream.makeStream(of: [ModelSyncedEvent].self, bufferingPolicy: .bufferingNewest(1))
@@ -262,8 +274,10 @@ final class SyncEngine: AttachedSync {
             do {
                 event = try await modelSync.sync(model, expression: expressions[model.name] ?? .all)
             } catch {
-                // As Amplify: a model the user may not sync is skipped; the others go on.
-                guard case .rejected(_, let errorType, let message) = error, errorType == "Unauthorized" else { throw error }
+                // As Amplify: a model the user may not sync (or, signed out, has no credentials
+                // for) is skipped; the others go on.
+                guard case .rejected(_, let errorType, let message) = error, errorType == "Unauthorized" || errorType == "SignedOut"
+                else { throw error }
                 configuration.errorHandler(error)
                 events.publish(.modelSyncRefused(model: model.name, reason: message))
                 continue
@@ -296,13 +310,17 @@ private struct SubscriptionPlan {
     let expressions: [String: QueryPredicate]
     private let models: [String: String]
 
-    /// - Parameter claims: the signed-in user's token claims, for owner arguments.
-    init(schema: AmplifySchema, expressions: [String: QueryPredicate], claims: [String: JSONValue] = [:]) {
+    /// - Parameter listening: per model, the credentials its subscriptions carry and their
+    ///   token's claims (for owner arguments).
+    init(
+        schema: AmplifySchema, expressions: [String: QueryPredicate],
+        listening: [String: ([SyncAuthorization], [String: JSONValue])] = [:]
+    ) {
         var subscriptions: [RealtimeSubscription] = []
         for model in schema.models where model.operations.sync != nil {
             let documents = SyncDocuments(model: model, schema: schema)
             let expression = expressions[model.name] ?? .all
-            let owners = documents.ownerArguments(claims: claims)
+            let owners = documents.ownerArguments(claims: listening[model.name]?.1 ?? [:])
             for (field, document) in documents.subscriptions {
                 // The sync expression filters on the backend too (AppSync's enhanced
                 // filtering), as Amplify JS sends it.
@@ -310,7 +328,7 @@ private struct SubscriptionPlan {
                 let variables = owners.merging(filtered ? ["filter": expression.filterInput] : [:]) { a, _ in a }
                 subscriptions.append(RealtimeSubscription(
                     id: UUID().uuidString.lowercased(), modelName: model.name, field: field, document: document,
-                    variables: variables, unfiltered: filtered ? owners : nil))
+                    variables: variables, unfiltered: filtered ? owners : nil, authorizations: listening[model.name]?.0 ?? []))
             }
         }
         self.subscriptions = subscriptions
