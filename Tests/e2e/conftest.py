@@ -79,3 +79,21 @@ def server_factory(tmp_path):
 @pytest.fixture
 def server(server_factory):
     return server_factory()
+
+
+async def until_subscribed(create, queue):
+    """gql does not expose start_ack: call `create(n)` until the subscription feeding `queue`
+    has seen an event, then empty the queue."""
+    import asyncio
+
+    for n in range(100):
+        await create(n)
+        try:
+            await asyncio.wait_for(queue.get(), timeout=0.2)
+            break
+        except asyncio.TimeoutError:
+            continue
+    else:
+        raise AssertionError("the subscription never received an event")
+    while not queue.empty():
+        queue.get_nowait()

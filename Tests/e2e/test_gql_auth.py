@@ -12,7 +12,7 @@ from gql.transport.appsync_auth import AppSyncApiKeyAuthentication, AppSyncJWTAu
 from gql.transport.appsync_websockets import AppSyncWebsocketsTransport
 from gql.transport.exceptions import TransportQueryError
 
-from conftest import API_KEY, BINARY
+from conftest import API_KEY, BINARY, until_subscribed
 
 SCHEMA = """
 type Todo @model @auth(rules: [
@@ -112,16 +112,7 @@ def test_subscriptions_deliver_only_the_owners_events(auth_server):
         async with realtime(auth_server, alice) as subscriber, http(auth_server, alice) as as_alice, \
                 http(auth_server, bob) as as_bob:
             task = asyncio.create_task(consume(subscriber))
-            # gql does not expose start_ack: create until the subscription sees one.
-            for n in range(100):
-                await as_alice.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": f"warm-{n}"}}))
-                try:
-                    await asyncio.wait_for(queue.get(), timeout=0.2)
-                    break
-                except asyncio.TimeoutError:
-                    continue
-            while not queue.empty():
-                queue.get_nowait()
+            await until_subscribed(lambda n: as_alice.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": f"warm-{n}"}})), queue)
             await as_bob.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": "bobs"}}))
             await as_alice.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": "alices"}}))
             event = await asyncio.wait_for(queue.get(), timeout=10)

@@ -12,6 +12,8 @@ from gql.transport.appsync_auth import AppSyncIAMAuthentication
 from gql.transport.appsync_websockets import AppSyncWebsocketsTransport
 from gql.transport.exceptions import TransportQueryError
 
+from conftest import until_subscribed
+
 SCHEMA = """
 type Photo @model @auth(rules: [
   { allow: public, provider: iam, operations: [read] },
@@ -77,16 +79,7 @@ def test_signed_subscriptions_receive_events(iam_server):
 
         async with Client(transport=transport) as subscriber, http(iam_server, MEMBER) as member:
             task = asyncio.create_task(consume(subscriber))
-            # gql does not expose start_ack: create until the subscription sees one.
-            for n in range(100):
-                await member.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": f"warm-{n}"}}))
-                try:
-                    await asyncio.wait_for(queue.get(), timeout=0.2)
-                    break
-                except asyncio.TimeoutError:
-                    continue
-            while not queue.empty():
-                queue.get_nowait()
+            await until_subscribed(lambda n: member.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": f"warm-{n}"}})), queue)
             await member.execute(GraphQLRequest(CREATE, variable_values={"i": {"id": "live", "caption": "now"}}))
             assert await asyncio.wait_for(queue.get(), timeout=10) == {"id": "live", "caption": "now"}
             task.cancel()
