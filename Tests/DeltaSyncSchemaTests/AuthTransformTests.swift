@@ -81,10 +81,11 @@ struct AuthTransformTests {
             ("{ allow: owner, operations: [read, get] }", "'read' already includes 'get'"),
             ("{ allow: owner, operations: [fly] }", "unknown operation 'fly'"),
             ("{ provider: apiKey }", "needs 'allow'"),
+            ("{ allow: owner, ownerField: \"count\" }", "must be String or [String], not Int"),
         ]
         for (rule, message) in refusals {
             #expect {
-                _ = try AmplifySchema.parse(source: "type Todo @model @auth(rules: [\(rule)]) { id: ID! }", file: "schema.graphql")
+                _ = try AmplifySchema.parse(source: "type Todo @model @auth(rules: [\(rule)]) { id: ID! count: Int }", file: "schema.graphql")
             } throws: { error in
                 guard let error = error as? SchemaError, error.message.contains(message), error.message.contains("Todo") else {
                     Issue.record("\(rule): \(error)")

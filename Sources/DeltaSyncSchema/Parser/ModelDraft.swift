@@ -45,9 +45,19 @@ struct ModelDraft {
     /// Adds the fields `@auth` rules name but the type does not declare, as Amplify does: a
     /// nullable `String` owner field (`owner` unless `ownerField` says otherwise) and, for
     /// dynamic group rules, a nullable `[String]` groups field. They come after the timestamps.
-    mutating func addAuthFields() {
+    ///
+    /// - Throws: ``SchemaError`` when the type declares such a field with another type: owners
+    ///   and groups are strings (Amplify refuses the schema too).
+    mutating func addAuthFields() throws(SchemaError) {
         let rules = (model.authRules ?? []) + model.fields.flatMap { $0.authRules ?? [] }
         for rule in rules {
+            let name = rule.strategy == .owner ? rule.ownerField : rule.groupsField
+            if let name, let declared = model.field(named: name), declared.type != .scalar(.string) && declared.type != .scalar(.id) {
+                throw SchemaError(
+                    at: location(ofField: name),
+                    "field '\(model.name).\(name)' holds the owners or groups of an @auth rule, so it must be String or [String], not \(declared.type.graphQLName)"
+                )
+            }
             if rule.strategy == .owner {
                 ensureField(Field(name: rule.ownerField, type: .scalar(.string), isGenerated: true))
             } else if let groupsField = rule.groupsField {

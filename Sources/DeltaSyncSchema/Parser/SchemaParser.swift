@@ -54,7 +54,7 @@ struct SchemaParser {
         drafts = manyToMany.drafts
         for index in drafts.indices {
             drafts[index].addTimestamps()
-            drafts[index].addAuthFields()
+            try drafts[index].addAuthFields()
         }
         try checkRootFields(drafts)
         try checkCustomSubscriptions(customSubscriptions, rootDefinitions: rootDefinitions, models: drafts.map(\.model))
