@@ -105,4 +105,29 @@ import Testing
             #expect(renamed["data"]["updateProfile"]["name"] == "Al")
         }
     }
+
+    @Test func dynamicGroupsAndACustomIdentityClaim() async throws {
+        try await Self.withUsers("""
+            type Board @model @auth(rules: [
+              { allow: groups, groupsField: "teams" },
+              { allow: owner, ownerField: "author", identityClaim: "sub" }
+            ]) {
+              id: ID!
+              teams: [String]
+              author: String
+            }
+            """) { server, alice, bob in
+            let red = try await server.token(username: "carol", sub: "c1", groups: ["red"])
+            _ = try await server.graphQL(
+                "mutation { createBoard(input: {id: \"b1\", teams: [\"red\", \"blue\"]}) { id author } }", token: alice)
+            let created = try await server.graphQL("{ getBoard(id: \"b1\") { id author } }", token: alice)
+            #expect(created["data"]["getBoard"]["author"] == "a1", "the claim named, sub, is stored as is")
+            // Carol is in a team the board lists; Bob is in none and is not its author.
+            #expect(try await server.graphQL("{ getBoard(id: \"b1\") { id } }", token: red)["data"]["getBoard"]["id"] == "b1")
+            #expect(Self.ids(try await server.graphQL("{ listBoards { items { id } } }", token: red), "listBoards") == ["b1"])
+            let bobReads = try await server.graphQL("{ getBoard(id: \"b1\") { id } }", token: bob)
+            #expect(bobReads["errors"][0]["message"] == "Not Authorized to access getBoard on type Query")
+            #expect(Self.ids(try await server.graphQL("{ listBoards { items { id } } }", token: bob), "listBoards") == [])
+        }
+    }
 }

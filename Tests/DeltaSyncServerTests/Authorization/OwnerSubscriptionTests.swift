@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import Foundation
 import DeltaSyncServer
 import DeltaSyncTesting
 import HTTPTypes
@@ -63,6 +64,22 @@ import Testing
             let error = try await stranger.next("connection_error")
             #expect(error["payload"]["errors"][0]["errorType"] == "UnauthorizedException")
             _ = await stranger.close()
+        }
+    }
+
+    @Test func aTokenInTheHeaderSubprotocolAuthenticatesTheConnection() async throws {
+        try await OwnerRuleTests.withCallers { callers in
+            // Amplify JS 6.5+: the handshake's headers as base64url JSON in a `header-` subprotocol.
+            let header: JSONValue = ["host": "127.0.0.1", "Authorization": .string(callers.alice)]
+            let encoded = Data(header.jsonText.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let client = RealtimeTestClient(url: callers.server.realtimeURL, extraProtocols: ["header-\(encoded)"])
+            #expect(try await client.initialize()["type"] == "connection_ack")
+            client.start(id: "1", query: Self.onCreate, token: callers.alice)
+            _ = try await client.next("start_ack")
+            _ = try await callers.create(callers.alice, id: "via-subprotocol")
+            #expect(try await client.next("data")["payload"]["data"]["onCreateTodo"]["id"] == "via-subprotocol")
+            _ = await client.close()
         }
     }
 }
