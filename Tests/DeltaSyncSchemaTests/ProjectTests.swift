@@ -44,6 +44,13 @@ struct ProjectTests {
         ])
         #expect(loadError(unknown)?.message.contains("'MAGIC'") == true)
         #expect(try AmplifyProject.load(projectDirectory: try folder(["schema.graphql": "type T @model { id: ID! }"])).authModes == nil)
+
+        // Older projects: parameters.json names a user pool and an API key.
+        let older = try folder([
+            "schema.graphql": "type T @model { id: ID! }",
+            "parameters.json": #"{"AppSyncApiName": "t", "AuthCognitoUserPoolId": {"Fn::GetAtt": ["authT", "Outputs.UserPoolId"]}, "CreateAPIKey": 1}"#,
+        ])
+        #expect(try AmplifyProject.load(projectDirectory: older).authModes == APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey]))
     }
 
     @Test func blogProjectWithTransformConfiguration() throws {

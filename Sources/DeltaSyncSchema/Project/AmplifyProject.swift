@@ -12,8 +12,8 @@ public struct AmplifyProject: Sendable {
     public var sync: SyncConfiguration
     /// The schema files read, in the order they were parsed.
     public var schemaFiles: [String]
-    /// The API's authorization modes from the project's `cli-inputs.json`; `nil` when the
-    /// project does not say (a lone schema file, or no `cli-inputs.json`).
+    /// The API's authorization modes from the project's `cli-inputs.json` (or, in older
+    /// projects, what `parameters.json` implies); `nil` when the project does not say.
     public var authModes: APIAuthModes?
 
     /// - Parameters:
@@ -62,8 +62,11 @@ public struct AmplifyProject: Sendable {
         }
         var project = AmplifyProject(schema: schema, sync: sync, schemaFiles: files)
         let inputs = directory.appendingPathComponent("cli-inputs.json")
+        let parameters = directory.appendingPathComponent("parameters.json")
         if let data = FileManager.default.contents(atPath: inputs.path) {
             project.authModes = try ProjectAuthSettings.modes(from: data, file: join(projectDirectory, "cli-inputs.json"))
+        } else if let data = FileManager.default.contents(atPath: parameters.path) {
+            project.authModes = try ProjectAuthSettings.modes(fromParameters: data, file: join(projectDirectory, "parameters.json"))
         }
         return project
     }

@@ -9,9 +9,25 @@ import Foundation
 ///     "additionalAuthTypes": [ { "mode": "API_KEY", "expirationTime": 7 }, { "mode": "AWS_IAM" } ] } }
 /// ```
 ///
-/// Older projects keep the same settings in `parameters.json` (`AuthCognitoUserPoolId`,
-/// `authRoleName`); without `cli-inputs.json` the modes come from the server's flags or the schema.
+/// Older projects have only `parameters.json`, which names a user pool (`AuthCognitoUserPoolId`)
+/// and whether an API key is made (`CreateAPIKey`, `APIKeyExpirationEpoch`), not the default
+/// mode: the user pool is taken as the default when there is one (see docs/compatibility.md).
 enum ProjectAuthSettings {
+    /// The modes `parameters.json` implies; `nil` when it names neither a user pool nor an API key.
+    static func modes(fromParameters data: Data, file: String) throws(SchemaError) -> APIAuthModes? {
+        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), let object = root.objectValue else {
+            throw SchemaError(file: file, line: 0, column: 0, message: "parameters.json is not a JSON object")
+        }
+        let userPool = object["AuthCognitoUserPoolId"].map { !$0.isNull } ?? false
+        let apiKey = object["CreateAPIKey"]?.intValue == 1 || (object["APIKeyExpirationEpoch"]?.intValue ?? 0) > 0
+        switch (userPool, apiKey) {
+        case (true, true): return APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey])
+        case (true, false): return APIAuthModes(defaultMode: .userPools)
+        case (false, true): return APIAuthModes(defaultMode: .apiKey)
+        case (false, false): return nil
+        }
+    }
+
     static func modes(from data: Data, file: String) throws(SchemaError) -> APIAuthModes {
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), root.objectValue != nil else {
             throw SchemaError(file: file, line: 0, column: 0, message: "cli-inputs.json is not a JSON object")
