@@ -65,6 +65,14 @@ public final class TokenAuthenticator: Authenticator {
         let claims: TokenClaims
         do {
             claims = try await keys.get().verify(token, as: TokenClaims.self)
+        } catch where keys.reloadIfStale() {
+            // The provider may have rotated its keys (jwt-kit tries its default key for a `kid` it
+            // does not know): read them again, at most once a minute, and retry.
+            do {
+                claims = try await keys.get().verify(token, as: TokenClaims.self)
+            } catch {
+                throw .missingOrInvalid
+            }
         } catch {
             throw .missingOrInvalid
         }
@@ -110,10 +118,25 @@ public final class TokenAuthenticator: Authenticator {
     }
 }
 
-/// Loads a key collection once, on first use.
+/// Loads a key collection on first use, and again when a token does not verify (at most once a
+/// minute: forged tokens must not make every request fetch the keys).
 private final class KeyLoader: Sendable {
     private let load: @Sendable () async throws -> JWTKeyCollection
     private let loaded = NIOLockedValueBox<Task<JWTKeyCollection, any Error>?>(nil)
+    private let lastReload = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+
+    /// Forgets the keys so the next ``get()`` loads them again; `false` when they were
+    /// reloaded less than a minute ago.
+    func reloadIfStale() -> Bool {
+        let now = ContinuousClock.now
+        let allowed = lastReload.withLockedValue { last -> Bool in
+            if let last, now - last < .seconds(60) { return false }
+            last = now
+            return true
+        }
+        if allowed { loaded.withLockedValue { $0 = nil } }
+        return allowed
+    }
 
     init(load: @escaping @Sendable () async throws -> JWTKeyCollection) {
         self.load = load

@@ -3,6 +3,7 @@ import DeltaSyncCore
 import DeltaSyncServer
 import DeltaSyncTesting
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 /// What AppSync answers before any resolver runs: 401 `UnauthorizedException` with its exact
@@ -107,5 +108,27 @@ import Testing
         #expect(dated.expires == ISO8601DateFormatter().date(from: "2026-12-31T00:00:00Z"))
         #expect(throws: APIKeyArgumentError.self) { _ = try APIKey(argument: "da2-a:soon", now: now) }
         #expect(throws: APIKeyArgumentError.self) { _ = try APIKey(argument: ":7d", now: now) }
+    }
+
+    @Test func rotatedKeysAreFetchedAgainWhenATokenDoesNotVerify() async throws {
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("deltasync-rotation-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let current = try await DevelopmentIssuer.load(directory: folder + "/current")
+        let retired = try await DevelopmentIssuer.load(directory: folder + "/retired")
+        let token = try await current.token(username: "alice")
+        let loads = NIOLockedValueBox(0)
+        let authenticator = TokenAuthenticator(
+            verification: TokenVerification(mode: .userPools, issuer: DevelopmentIssuer.issuer),
+            loadingKeys: {
+                // The first load still holds the retired key; the provider has rotated since.
+                loads.withLockedValue { $0 += 1; return $0 } == 1 ? retired.keys : current.keys
+            })
+        let identity = try await authenticator.authenticate(token: token)
+        #expect(identity.username == "alice")
+        #expect(loads.withLockedValue { $0 } == 2)
+        // Within the minute, a token that does not verify does not fetch the keys again.
+        let forged = try await retired.token(username: "mallory")
+        await #expect(throws: AuthenticationFailure.missingOrInvalid) { try await authenticator.authenticate(token: forged) }
+        #expect(loads.withLockedValue { $0 } == 2)
     }
 }
