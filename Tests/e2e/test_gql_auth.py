@@ -83,13 +83,16 @@ def test_owners_see_their_items_and_admins_and_api_keys_see_all(auth_server):
     asyncio.run(scenario())
 
 
-def test_forged_tokens_are_refused_as_appsync_refuses_them(auth_server, tmp_path):
+def test_forged_expired_and_malformed_tokens_are_refused_as_appsync_refuses_them(auth_server, tmp_path):
     forged = subprocess.run(
         [str(BINARY), "token", "--username", "alice", "--data-dir", str(tmp_path / "elsewhere")],
         check=True, capture_output=True, text=True).stdout.strip()
 
+    expired = token(auth_server, "alice", "--claims", '{"exp": 1000000000}')
+
     async def scenario():
         for jwt, message in ((forged, "Valid authorization header not provided."),
+                             (expired, "Token has expired."),
                              ("not-a-jwt", "Unable to parse JWT token.")):
             async with http(auth_server, jwt) as session:
                 with pytest.raises(TransportQueryError) as refused:
