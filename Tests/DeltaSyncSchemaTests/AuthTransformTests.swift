@@ -63,8 +63,11 @@ struct AuthTransformTests {
             type Tag @model { id: ID! }
             """)
         let sdl = schema.appSyncSDL(authModes: APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey]))
-        #expect(Self.line(sdl, startingWith: "type Todo ") == "type Todo @aws_cognito_user_pools @aws_api_key {")
-        #expect(Self.line(sdl, startingWith: "getTodo(") == "getTodo(id: ID!): Todo @aws_cognito_user_pools @aws_api_key")
+        // Amplify's order: the other modes (API key, IAM, OIDC, user pools, Lambda); on the type the
+        // default comes last, on a root field it keeps its place in that order.
+        #expect(Self.line(sdl, startingWith: "type Todo ") == "type Todo @aws_api_key @aws_cognito_user_pools {")
+        #expect(Self.line(sdl, startingWith: "getTodo(") == "getTodo(id: ID!): Todo @aws_api_key @aws_cognito_user_pools")
+        #expect(Self.line(sdl, startingWith: "type ModelTodoConnection ") == "type ModelTodoConnection @aws_api_key @aws_cognito_user_pools {")
         // Only owners create: the default mode alone, which needs no directive.
         #expect(Self.line(sdl, startingWith: "createTodo(") == "createTodo(input: CreateTodoInput!, condition: ModelTodoConditionInput): Todo")
         // A model without @auth carries none: the default mode only.

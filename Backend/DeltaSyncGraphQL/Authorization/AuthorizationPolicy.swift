@@ -19,8 +19,8 @@ package struct AuthorizationPolicy: Sendable {
     /// What decides field reads on one model type, worked out once.
     private struct TypeFieldAccess: Sendable {
         var typeModes: [AuthMode]?
-        /// Fields with their own modes or `@auth` rules (usually none).
-        var special: [String: (modes: [AuthMode]?, rules: [AuthRule]?)]
+        /// Fields with `@auth` rules of their own, and their rules (usually none).
+        var special: [String: [AuthRule]]
     }
     /// Whether any model has `@auth` rules or any mode directive is written; without either,
     /// every caller the API admits may do everything.
@@ -38,9 +38,9 @@ package struct AuthorizationPolicy: Sendable {
         self.subscriptions = subscriptions
         let directives = directives
         fieldAccess = Dictionary(uniqueKeysWithValues: schema.models.map { model in
-            var special: [String: (modes: [AuthMode]?, rules: [AuthRule]?)] = [:]
-            for field in model.fields where field.authRules != nil {
-                special[field.name] = (directives.fieldModes(field), field.authRules)
+            var special: [String: [AuthRule]] = [:]
+            for field in model.fields {
+                if let rules = field.authRules { special[field.name] = rules }
             }
             return (model.name, TypeFieldAccess(typeModes: directives.typeModes(model), special: special))
         })
@@ -70,11 +70,8 @@ package struct AuthorizationPolicy: Sendable {
         if !identity.deniedFields.isEmpty, identity.deniedFields.contains("\(typeName).\(field)") {
             return false
         }
-        guard let special = access.special[field] else {
-            return directives.admits(nil, typeModes: access.typeModes, identity.mode)
-        }
-        guard directives.admits(special.modes, typeModes: access.typeModes, identity.mode) else { return false }
-        guard let rules = special.rules, let model = models[typeName] else { return true }
+        guard directives.admits(nil, typeModes: access.typeModes, identity.mode) else { return false }
+        guard let rules = access.special[field], let model = models[typeName] else { return true }
         let reading = rules.filter { !$0.operations.isDisjoint(with: ModelOperation.read) }
         switch Self.access(reading, for: identity, fields: model) {
         case .granted: return true

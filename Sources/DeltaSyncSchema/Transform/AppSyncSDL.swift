@@ -68,7 +68,7 @@ struct AppSyncPrinter {
             })
         }
         for model in schema.models {
-            writer.block(header("type \(model.connectionTypeName)", directives.typeModes(model)), [
+            writer.block(header("type \(model.connectionTypeName)", directives.connectionModes(model)), [
                 "items: [\(model.name)]!", "nextToken: String", "startedAt: AWSTimestamp",
             ])
         }
@@ -97,12 +97,9 @@ struct AppSyncPrinter {
 
     private func modelTypeFields(_ model: ModelSchema) -> [String] {
         model.fields.map { field in
-            var sdl = field.relation.map { relationField(field, $0) } ?? SDLField(
+            let sdl = field.relation.map { relationField(field, $0) } ?? SDLField(
                 name: field.name, type: field.typeReference(named: field.type.graphQLName, isRequired: field.isRequired)
             )
-            if let modes = directives.fieldModes(field) {
-                sdl.directive = AuthModeDirectives.text(modes)
-            }
             return sdl.text
         } + Self.metadataFields
     }

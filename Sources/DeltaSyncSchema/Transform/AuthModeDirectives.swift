@@ -2,44 +2,58 @@ import DeltaSyncCore
 import DeltaSyncModelSchema
 
 /// Which API authorization modes AppSync admits on each type and root field of a schema's
-/// AppSync API: what the `@aws_api_key`, `@aws_cognito_user_pools`, `@aws_oidc`, `@aws_iam` and
+/// AppSync API: what the `@aws_api_key`, `@aws_iam`, `@aws_oidc`, `@aws_cognito_user_pools` and
 /// `@aws_lambda` directives Amplify's auth transform writes say.
 ///
 /// The printer writes these directives and the server enforces the same answers, so the two
-/// cannot disagree. Amplify's rules: a model type names every provider its rules use; a root
-/// field names the providers of the rules granting its operation; a field-level `@auth` names its
-/// own rules' providers. Nothing is written when the only mode named would be the default one
-/// (an undirected field already admits the default mode, and only it).
+/// cannot disagree. Amplify's rules (`getServiceDirectives` of its auth transformer):
+/// - a model type names every provider of its rules (field rules included): the other modes in
+///   Amplify's order (API key, IAM, OIDC, user pools, Lambda), then the default mode last when
+///   it is used beside others;
+/// - a root field names the providers of the rules granting its operation, in that order, the
+///   default mode among them when it is used beside others;
+/// - nothing is written when the only mode would be the default (an undirected field admits the
+///   default mode, and only it). Field-level rules write no directive on the field: the type's
+///   modes admit it and the rules decide.
 ///
 /// ```swift
 /// let directives = AuthModeDirectives(modes: APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey]))
-/// directives.rootModes(todo, .get)      // [.userPools, .apiKey] for owner + public read rules
+/// directives.rootModes(todo, .get)      // [.apiKey, .userPools] for owner + public read rules
 /// directives.admits(nil, .apiKey)       // false: an undirected field admits the default only
 /// ```
 public struct AuthModeDirectives: Sendable, Equatable {
     public let modes: APIAuthModes
 
+    /// Amplify's order of the directives (its `AUTH_PROVIDER_DIRECTIVE_MAP`).
+    static let order: [AuthMode] = [.apiKey, .iam, .oidc, .userPools, .lambda]
+
     public init(modes: APIAuthModes) {
         self.modes = modes
     }
 
-    /// The modes written on the model's type (and its connection type); `nil` when none.
+    /// The modes written on the model's type; `nil` when none.
     public func typeModes(_ model: ModelSchema) -> [AuthMode]? {
         let rules = (model.authRules ?? []) + model.fields.flatMap { $0.authRules ?? [] }
-        return written(rules.map(\.provider.mode))
+        return written(Set(rules.map(\.provider.mode)), includingDefault: false)
     }
 
-    /// The modes written on a field of a model type: its own `@auth`'s providers, else none.
-    public func fieldModes(_ field: DeltaSyncModelSchema.Field) -> [AuthMode]? {
-        guard let rules = field.authRules else { return nil }
-        return written(rules.map(\.provider.mode))
+    /// The modes written on the model's connection type: those of its list, sync and index
+    /// queries, whose return type it is.
+    public func connectionModes(_ model: ModelSchema) -> [AuthMode]? {
+        var merged: [AuthMode] = []
+        for modes in [rootModes(model, .list), rootModes(model, .sync)].compactMap({ $0 }) {
+            for mode in modes where !merged.contains(mode) { merged.append(mode) }
+        }
+        return merged.isEmpty ? nil : merged
     }
 
     /// The modes written on one of the model's root fields, by the operation it performs
     /// (index queries are `.list`, subscriptions `.listen`).
     public func rootModes(_ model: ModelSchema, _ operation: ModelOperation) -> [AuthMode]? {
-        guard let rules = model.authRules else { return nil }
-        return written(rules.filter { $0.grants(operation) }.map(\.provider.mode))
+        guard let modelRules = model.authRules else { return nil }
+        let fieldRules = operation == .delete ? [] : model.fields.flatMap { $0.authRules ?? [] }
+        let providers = Set((modelRules + fieldRules).filter { $0.grants(operation) }.map(\.provider.mode))
+        return written(providers, includingDefault: providers.contains(modes.defaultMode))
     }
 
     /// Whether a caller authenticated with `mode` may touch a field whose own modes are
@@ -55,11 +69,15 @@ public struct AuthModeDirectives: Sendable, Equatable {
         (modes ?? []).map { "@\($0.directiveName)" }.joined(separator: " ")
     }
 
-    /// De-duplicated in first-use order; `nil` when empty or only the default mode.
-    private func written(_ used: [AuthMode]) -> [AuthMode]? {
-        var seen: [AuthMode] = []
-        for mode in used where !seen.contains(mode) { seen.append(mode) }
-        if seen.isEmpty || seen == [modes.defaultMode] { return nil }
-        return seen
+    /// Amplify's `getServiceDirectives`: the other modes in order; the default among them when
+    /// `includingDefault` and others are used, else last when it is used beside others.
+    private func written(_ providers: Set<AuthMode>, includingDefault: Bool) -> [AuthMode]? {
+        let defaultMode = modes.defaultMode
+        let others = providers.contains { $0 != defaultMode }
+        var written = Self.order.filter { mode in
+            mode == defaultMode ? others && includingDefault : providers.contains(mode)
+        }
+        if providers.contains(defaultMode), others, !written.contains(defaultMode) { written.append(defaultMode) }
+        return written.isEmpty ? nil : written
     }
 }
