@@ -72,6 +72,12 @@ struct AuthTransformTests {
         #expect(Self.line(sdl, startingWith: "createTodo(") == "createTodo(input: CreateTodoInput!, condition: ModelTodoConditionInput): Todo")
         // A model without @auth carries none: the default mode only.
         #expect(Self.line(sdl, startingWith: "type Tag ") == "type Tag {")
+        // A non-model type a model holds takes the model's directives.
+        let nested = try AmplifySchema.parse(source: """
+            type Place { name: String }
+            type Trip @model @auth(rules: [{ allow: owner }, { allow: public, operations: [read] }]) { id: ID! stop: Place }
+            """).appSyncSDL(authModes: APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey]))
+        #expect(Self.line(nested, startingWith: "type Place") == "type Place @aws_api_key @aws_cognito_user_pools {")
         #expect(schema.authModesUsed == [.userPools, .apiKey])
     }
 

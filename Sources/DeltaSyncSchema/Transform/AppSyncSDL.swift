@@ -63,7 +63,7 @@ struct AppSyncPrinter {
             writer.block("enum \(enumType.name)", enumType.values)
         }
         for nonModel in schema.nonModels {
-            writer.block("type \(nonModel.name)", nonModel.fields.map {
+            writer.block(header("type \(nonModel.name)", directives.nonModelModes(nonModel.name, in: schema)), nonModel.fields.map {
                 "\($0.name): \($0.typeReference(named: $0.type.graphQLName, isRequired: $0.isRequired))"
             })
         }

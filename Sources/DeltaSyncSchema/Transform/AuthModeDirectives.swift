@@ -56,6 +56,32 @@ public struct AuthModeDirectives: Sendable, Equatable {
         return written(providers, includingDefault: providers.contains(modes.defaultMode))
     }
 
+    /// The modes written on a non-model type: those of the models that hold it (directly or
+    /// inside another non-model), as Amplify copies them, first model first.
+    public func nonModelModes(_ name: String, in schema: AmplifySchema) -> [AuthMode]? {
+        var merged: [AuthMode] = []
+        var seen = false
+        for model in schema.models where model.authRules != nil && Self.holds(model.fields, name, schema, visited: []) {
+            let rules = (model.authRules ?? []) + model.fields.flatMap { $0.authRules ?? [] }
+            let providers = Set(rules.map(\.provider.mode))
+            // The first model writes the type's directives; later ones add what they name anew.
+            for mode in written(providers, includingDefault: seen) ?? [] where !merged.contains(mode) { merged.append(mode) }
+            seen = true
+        }
+        return merged.isEmpty ? nil : merged
+    }
+
+    private static func holds(_ fields: [DeltaSyncModelSchema.Field], _ name: String, _ schema: AmplifySchema, visited: Set<String>) -> Bool {
+        for field in fields {
+            guard case .nonModel(let type) = field.type, !visited.contains(type) else { continue }
+            if type == name { return true }
+            if let nested = schema.nonModel(named: type), holds(nested.fields, name, schema, visited: visited.union([type])) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Whether a caller authenticated with `mode` may touch a field whose own modes are
     /// `fieldModes`, on a type whose modes are `typeModes` (AppSync: the field's directives, else
     /// the type's, else the default mode alone).
