@@ -63,7 +63,8 @@ struct SchemaDescriptionWriter {
             "            timestamps: .init(createdAt: \(Self.optional(model.timestamps.createdAt)), "
                 + "updatedAt: \(Self.optional(model.timestamps.updatedAt))),")
         source.line("            isJoinModel: \(model.isJoinModel),")
-        source.line("            authRules: \(Self.authRules(model.authRules))")
+        source.line("            authRules: \(Self.authRules(model.authRules)),")
+        source.line("            modeDirectives: \(Self.modes(model.modeDirectives))")
         source.line("        ),")
     }
 
@@ -82,7 +83,12 @@ struct SchemaDescriptionWriter {
         return ".init(name: \(string(field.name)), type: \(fieldType(field.type)), isList: \(field.isList), "
             + "isRequired: \(field.isRequired), isListElementRequired: \(field.isListElementRequired), "
             + "defaultValue: \(field.defaultValue.map(json) ?? "nil"), relation: \(relation), isGenerated: \(field.isGenerated), "
-            + "authRules: \(authRules(field.authRules)))"
+            + "authRules: \(authRules(field.authRules)), modeDirectives: \(modes(field.modeDirectives)))"
+    }
+
+    private static func modes(_ modes: [AuthMode]?) -> String {
+        guard let modes else { return "nil" }
+        return "[\(modes.map { ".\($0.caseName)" }.joined(separator: ", "))]"
     }
 
     private static func authRules(_ rules: [AuthRule]?) -> String {

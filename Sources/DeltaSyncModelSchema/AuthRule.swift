@@ -184,3 +184,16 @@ extension ModelSchema {
         return names
     }
 }
+
+extension AuthMode {
+    /// The case's name in Swift source (`userPools`), for generated code.
+    public var caseName: String {
+        switch self {
+        case .apiKey: return "apiKey"
+        case .userPools: return "userPools"
+        case .oidc: return "oidc"
+        case .lambda: return "lambda"
+        case .iam: return "iam"
+        }
+    }
+}

@@ -18,6 +18,8 @@ public struct Field: Sendable, Equatable {
     public var isGenerated: Bool
     /// Field-level `@auth` rules, which replace the model's for this field; `nil` when none.
     public var authRules: [AuthRule]?
+    /// AppSync mode directives written on the field (`@aws_iam`); `nil` when none.
+    public var modeDirectives: [AuthMode]?
 
     public init(
         name: String,
@@ -28,7 +30,8 @@ public struct Field: Sendable, Equatable {
         defaultValue: JSONValue? = nil,
         relation: Relation? = nil,
         isGenerated: Bool = false,
-        authRules: [AuthRule]? = nil
+        authRules: [AuthRule]? = nil,
+        modeDirectives: [AuthMode]? = nil
     ) {
         self.name = name
         self.type = type
@@ -39,6 +42,7 @@ public struct Field: Sendable, Equatable {
         self.relation = relation
         self.isGenerated = isGenerated
         self.authRules = authRules
+        self.modeDirectives = modeDirectives
     }
 }
 

@@ -19,6 +19,9 @@ public struct ModelSchema: Sendable, Equatable {
     /// The model's `@auth` rules; `nil` when the model has no `@auth` (every caller a field's
     /// modes admit may do everything, as AppSync without authorization rules).
     public var authRules: [AuthRule]?
+    /// AppSync mode directives written on the type itself (`type Post @model @aws_api_key`),
+    /// in the order written; `nil` when none.
+    public var modeDirectives: [AuthMode]?
 
     public init(
         name: String,
@@ -28,7 +31,8 @@ public struct ModelSchema: Sendable, Equatable {
         operations: Operations,
         timestamps: Timestamps = Timestamps(),
         isJoinModel: Bool = false,
-        authRules: [AuthRule]? = nil
+        authRules: [AuthRule]? = nil,
+        modeDirectives: [AuthMode]? = nil
     ) {
         self.name = name
         self.fields = fields
@@ -38,6 +42,7 @@ public struct ModelSchema: Sendable, Equatable {
         self.timestamps = timestamps
         self.isJoinModel = isJoinModel
         self.authRules = authRules
+        self.modeDirectives = modeDirectives
     }
 
     public func field(named name: String) -> Field? { fields.first { $0.name == name } }

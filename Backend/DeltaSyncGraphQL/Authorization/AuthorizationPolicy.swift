@@ -21,6 +21,8 @@ package struct AuthorizationPolicy: Sendable {
         var typeModes: [AuthMode]?
         /// Fields with `@auth` rules of their own, and their rules (usually none).
         var special: [String: [AuthRule]]
+        /// Fields with mode directives of their own, which replace the type's.
+        var fieldModes: [String: [AuthMode]]
     }
     /// Whether any model has `@auth` rules or any mode directive is written; without either,
     /// every caller the API admits may do everything.
@@ -42,10 +44,15 @@ package struct AuthorizationPolicy: Sendable {
             for field in model.fields {
                 if let rules = field.authRules { special[field.name] = rules }
             }
-            return (model.name, TypeFieldAccess(typeModes: directives.typeModes(model), special: special))
+            var fieldModes: [String: [AuthMode]] = [:]
+            for field in model.fields {
+                if let modes = directives.fieldModes(field) { fieldModes[field.name] = modes }
+            }
+            return (model.name, TypeFieldAccess(typeModes: directives.typeModes(model), special: special, fieldModes: fieldModes))
         })
         isOpen = modes.additionalModes.isEmpty && schema.models.allSatisfy { model in
-            model.authRules == nil && model.fields.allSatisfy { $0.authRules == nil }
+            model.authRules == nil && model.modeDirectives == nil
+                && model.fields.allSatisfy { $0.authRules == nil && $0.modeDirectives == nil }
         }
     }
 
@@ -70,7 +77,7 @@ package struct AuthorizationPolicy: Sendable {
         if !identity.deniedFields.isEmpty, identity.deniedFields.contains("\(typeName).\(field)") {
             return false
         }
-        guard directives.admits(nil, typeModes: access.typeModes, identity.mode) else { return false }
+        guard directives.admits(access.fieldModes[field], typeModes: access.typeModes, identity.mode) else { return false }
         guard let rules = access.special[field], let model = models[typeName] else { return true }
         let reading = rules.filter { !$0.operations.isDisjoint(with: ModelOperation.read) }
         switch Self.access(reading, for: identity, fields: model) {
@@ -84,7 +91,7 @@ package struct AuthorizationPolicy: Sendable {
     /// skip asking per field when nothing can.
     func mayDenyFields(on typeName: String, to identity: Identity) -> Bool {
         guard let access = fieldAccess[typeName] else { return false }
-        return !identity.deniedFields.isEmpty || !access.special.isEmpty
+        return !identity.deniedFields.isEmpty || !access.special.isEmpty || !access.fieldModes.isEmpty
             || !directives.admits(nil, typeModes: access.typeModes, identity.mode)
     }
 

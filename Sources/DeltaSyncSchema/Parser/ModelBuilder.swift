@@ -41,6 +41,7 @@ struct ModelBuilder {
         if let auth = authDirectives.first {
             draft.model.authRules = try AuthDirective.rules(auth, place: typeName)
         }
+        draft.model.modeDirectives = Self.modeDirectives(definition.directives)
         try keys.apply(to: &draft)
         return draft
     }
@@ -82,6 +83,7 @@ struct ModelBuilder {
                 break
             }
         }
+        field.modeDirectives = Self.modeDirectives(node.directives)
         if relation == nil, case .model(let target) = field.type {
             throw SchemaError(
                 at: node.type.loc,
@@ -94,6 +96,18 @@ struct ModelBuilder {
         if let relation {
             draft.relations.append(relation)
         }
+    }
+}
+
+extension ModelBuilder {
+    /// The AppSync mode directives among `directives` (`@aws_api_key`, `@aws_auth`, ...), in the
+    /// order written; `nil` when there are none.
+    static func modeDirectives(_ directives: [Directive]) -> [AuthMode]? {
+        var modes: [AuthMode] = []
+        for directive in directives {
+            if let mode = AuthMode(directiveName: directive.name.value), !modes.contains(mode) { modes.append(mode) }
+        }
+        return modes.isEmpty ? nil : modes
     }
 }
 

@@ -19,14 +19,15 @@ extension AmplifySchema {
         return printer.print()
     }
 
-    /// The modes the schema's `@auth` rules name, in first-use order: what an API serving it
-    /// must accept.
+    /// The modes the schema's `@auth` rules and `@aws_*` directives name, in first-use order:
+    /// what an API serving it must accept.
     public var authModesUsed: [AuthMode] {
         var used: [AuthMode] = []
         for model in models {
-            for rule in (model.authRules ?? []) + model.fields.flatMap({ $0.authRules ?? [] })
-            where !used.contains(rule.provider.mode) {
-                used.append(rule.provider.mode)
+            let ruled = ((model.authRules ?? []) + model.fields.flatMap({ $0.authRules ?? [] })).map(\.provider.mode)
+            let written = (model.modeDirectives ?? []) + model.fields.flatMap { $0.modeDirectives ?? [] }
+            for mode in ruled + written where !used.contains(mode) {
+                used.append(mode)
             }
         }
         return used
@@ -97,9 +98,10 @@ struct AppSyncPrinter {
 
     private func modelTypeFields(_ model: ModelSchema) -> [String] {
         model.fields.map { field in
-            let sdl = field.relation.map { relationField(field, $0) } ?? SDLField(
+            var sdl = field.relation.map { relationField(field, $0) } ?? SDLField(
                 name: field.name, type: field.typeReference(named: field.type.graphQLName, isRequired: field.isRequired)
             )
+            if let modes = directives.fieldModes(field) { sdl.directive = AuthModeDirectives.text(modes) }
             return sdl.text
         } + Self.metadataFields
     }

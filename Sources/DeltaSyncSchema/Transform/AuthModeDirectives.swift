@@ -31,10 +31,21 @@ public struct AuthModeDirectives: Sendable, Equatable {
         self.modes = modes
     }
 
-    /// The modes written on the model's type; `nil` when none.
+    /// The modes written on the model's type; `nil` when none. Directives the schema writes on
+    /// the type itself come first, then those the rules add.
     public func typeModes(_ model: ModelSchema) -> [AuthMode]? {
         let rules = (model.authRules ?? []) + model.fields.flatMap { $0.authRules ?? [] }
-        return written(Set(rules.map(\.provider.mode)), includingDefault: false)
+        return Self.joined(model.modeDirectives, written(Set(rules.map(\.provider.mode)), includingDefault: false))
+    }
+
+    /// The modes the schema writes on one of the model's fields (`@aws_iam` on a field), which
+    /// replace the type's for that field; `nil` when none.
+    public func fieldModes(_ field: DeltaSyncModelSchema.Field) -> [AuthMode]? { field.modeDirectives }
+
+    private static func joined(_ first: [AuthMode]?, _ second: [AuthMode]?) -> [AuthMode]? {
+        var merged = first ?? []
+        for mode in second ?? [] where !merged.contains(mode) { merged.append(mode) }
+        return merged.isEmpty ? nil : merged
     }
 
     /// The modes written on the model's connection type: those of its list, sync and index

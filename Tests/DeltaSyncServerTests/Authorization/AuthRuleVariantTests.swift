@@ -130,4 +130,26 @@ import Testing
             #expect(Self.ids(try await server.graphQL("{ listBoards { items { id } } }", token: bob), "listBoards") == [])
         }
     }
+
+    @Test func modeDirectivesWrittenInTheSchemaDecideWhichModesMayTouchATypeOrField() async throws {
+        try await DeltaSyncTestServer.withServer(schema: """
+            type Memo @model @aws_api_key @aws_cognito_user_pools {
+              id: ID!
+              text: String
+              secret: String @aws_cognito_user_pools
+            }
+            """, configure: { $0.authModes = APIAuthModes(defaultMode: .apiKey, additionalModes: [.userPools]) }) { server in
+            let alice = try await server.token(username: "alice")
+            let created = try await server.graphQL("mutation { createMemo(input: {id: \"m1\", text: \"hi\", secret: \"s\"}) { id } }")
+            #expect(created["errors"].isNull)
+            // The type's directives admit both modes to its fields, the field's own replace them.
+            let byKey = try await server.graphQL("{ getMemo(id: \"m1\") { id text secret } }")
+            #expect(byKey["data"]["getMemo"]["text"] == "hi")
+            #expect(byKey["data"]["getMemo"]["secret"].isNull)
+            #expect(byKey["errors"][0]["message"] == "Not Authorized to access secret on type Memo")
+            // Root fields keep their own: undirected, the default mode alone, as on AppSync.
+            let byUser = try await server.graphQL("{ getMemo(id: \"m1\") { id secret } }", token: alice)
+            #expect(byUser["errors"][0]["message"] == "Not Authorized to access getMemo on type Query")
+        }
+    }
 }
