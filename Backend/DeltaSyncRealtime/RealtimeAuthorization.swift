@@ -63,9 +63,7 @@ struct RealtimeAuthorization: Sendable, Equatable {
 
     /// Standard or URL-safe base64, padded or not, of a JSON object.
     private static func decode(_ encoded: String, carrier: String) throws(AppSyncError) -> RealtimeAuthorization {
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decode(encoded),
             case .object(let object)? = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
         else {
             throw AppSyncError(.unauthorized, "The authorization in \(carrier) is not base64 of a JSON object.")

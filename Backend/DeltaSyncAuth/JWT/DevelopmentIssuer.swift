@@ -66,7 +66,7 @@ public struct DevelopmentIssuer: Sendable {
         return [
             "keys": [[
                 "kty": "RSA", "kid": .string(Self.keyID), "use": "sig", "alg": "RS256",
-                "n": .string(Self.base64URL(modulus)), "e": .string(Self.base64URL(exponent)),
+                "n": .string(Base64URL.encode(modulus)), "e": .string(Base64URL.encode(exponent)),
             ]],
         ]
     }
@@ -120,11 +120,6 @@ public struct DevelopmentIssuer: Sendable {
             state.rest = state.rest.dropFirst(length)
         }.parts
         return parts.joined(separator: "-")
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
 

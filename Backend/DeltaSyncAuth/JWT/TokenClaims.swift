@@ -49,9 +49,7 @@ struct UnverifiedToken {
     }
 
     private static func json(_ part: Substring) -> [String: JSONValue]? {
-        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text) else { return nil }
+        guard let data = Base64URL.decode(part) else { return nil }
         return (try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))?.objectValue
     }
 }

@@ -81,16 +81,7 @@ package struct PageTokenCodec: Sendable {
             since: fields["since"]?.intValue)
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    private static func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
 
-    private static func data(base64URL text: Substring) -> Data? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s)
-    }
+    private static func data(base64URL text: Substring) -> Data? { Base64URL.decode(text) }
 }

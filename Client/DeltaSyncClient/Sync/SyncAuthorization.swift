@@ -107,9 +107,7 @@ public enum SyncAuthorization: Sendable {
         else { return [:] }
         let parts = token.split(separator: ".")
         guard parts.count >= 2 else { return [:] }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return [:] }
+        guard let data = Base64URL.decode(parts[1]) else { return [:] }
         return (try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))?.objectValue ?? [:]
     }
 }
