@@ -33,7 +33,8 @@ public struct RequestAuthentication: Sendable {
         tokenAuthenticators = authenticators.filter { modes.contains($0.mode) && ($0.mode == .userPools || $0.mode == .oidc) }
     }
 
-    /// The mode a mode lacks an authenticator for, if any: a configuration error to report at start.
+    /// The API's modes that have no authenticator: every request in them is refused, a
+    /// configuration mistake to report at start.
     public var unconfiguredModes: [AuthMode] { modes.all.filter { authenticators[$0] == nil } }
 
     /// The caller, or the 401 AppSync answers.

@@ -40,9 +40,6 @@ struct RealtimeAuthorization: Sendable, Equatable {
         self.init(headers: object.compactMapValues(\.stringValue))
     }
 
-    /// The API key sent, if any.
-    var apiKey: String? { headers["x-api-key"] }
-
     /// The entries of `Sec-WebSocket-Protocol` (one header or several, comma-separated).
     static func subprotocols(_ headers: HTTPFields) -> [String] {
         headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }

@@ -88,6 +88,11 @@ public struct DeltaSyncServer: Sendable {
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
         authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, configuration: configuration)
+        for mode in authentication.unconfiguredModes {
+            self.logger.warning(
+                "the API has \(mode.rawValue) but nothing to check its credentials with, so every such request is refused",
+                metadata: ["fix": "\(Self.howToConfigure(mode))"])
+        }
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
@@ -103,6 +108,17 @@ public struct DeltaSyncServer: Sendable {
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: configuration.clock, logger: self.logger)
+    }
+
+    /// What configures a mode's checks, for the warning about a mode without them.
+    private static func howToConfigure(_ mode: AuthMode) -> String {
+        switch mode {
+        case .apiKey: return "--api-key"
+        case .userPools: return "--user-pool-id with --jwks, or leave development tokens on"
+        case .oidc: return "--oidc-issuer, or leave development tokens on"
+        case .lambda: return "--lambda-authorizer-url"
+        case .iam: return "--iam-credentials"
+        }
     }
 
     /// One authenticator per mode: API keys (``apiKey`` and ``ServerConfiguration/apiKeys``),

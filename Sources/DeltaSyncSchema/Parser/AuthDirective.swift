@@ -14,11 +14,10 @@ enum AuthDirective {
 
     /// The rules of `directive`, a `@auth` written at `place` (`Todo` or `Todo.title`).
     static func rules(_ directive: Directive, place: String) throws(SchemaError) -> [AuthRule] {
-        let arguments = try DirectiveArguments(directive, accepting: ["rules"])
+        _ = try DirectiveArguments(directive, accepting: ["rules"])  // refuses other arguments
         guard let value = directive.arguments.first(where: { $0.name.value == "rules" })?.value else {
             throw SchemaError(at: directive.loc, "@auth on '\(place)' needs 'rules'")
         }
-        _ = arguments
         let elements = (value as? ListValue)?.values ?? [value]
         var rules: [AuthRule] = []
         for element in elements {
