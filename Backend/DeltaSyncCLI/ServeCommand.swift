@@ -10,6 +10,29 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the AppSync API of a schema: GraphQL over HTTP, items in SQLite."
     )
 
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws {
+        let (project, server) = try options.server()
+        let storage = options.inMemory ? "in memory" : options.database
+        try await server.run { channel in
+            let boundPort = channel.localAddress?.port ?? options.port
+            let banner = """
+                DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(project.schema.models.map(\.name).joined(separator: ", ")))
+                  GraphQL:  http://\(options.host):\(boundPort)/graphql
+                  API key:  \(server.apiKey)
+                  Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
+                  Storage:  \(storage)
+
+                """
+            // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
+            FileHandle.standardOutput.write(Data(banner.utf8))
+        }
+    }
+}
+
+/// Everything `serve` takes, shared with `exec`.
+struct ServeOptions: ParsableArguments {
     /// Where every flag's default comes from: the library's documented defaults, stated once.
     private static let defaults = ServerConfiguration()
 
@@ -67,7 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    /// The project and a server configured by the options (not yet listening).
+    func server() throws -> (AmplifyProject, DeltaSyncServer) {
         let project: AmplifyProject
         do {
             project = try input.load()
@@ -85,22 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
         var logger = Logger(label: "deltasync")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let server = try DeltaSyncServer(project: project, configuration: configuration, logger: logger)
-        let models = project.schema.models.map(\.name).joined(separator: ", ")
-        let storage = inMemory ? "in memory" : database
-        try await server.run { channel in
-            let boundPort = channel.localAddress?.port ?? port
-            let banner = """
-                DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(models))
-                  GraphQL:  http://\(host):\(boundPort)/graphql
-                  API key:  \(server.apiKey)
-                  Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
-                  Storage:  \(storage)
-
-                """
-            // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
-            FileHandle.standardOutput.write(Data(banner.utf8))
-        }
+        return (project, try DeltaSyncServer(project: project, configuration: configuration, logger: logger))
     }
 }
 

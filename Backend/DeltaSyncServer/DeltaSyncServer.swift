@@ -184,8 +184,12 @@ public struct DeltaSyncServer: Sendable {
             allowMethods: [.get, .post, .options],
             exposedHeaders: [HTTPErrorResponse.errorTypeHeader.canonicalName]
         ))
-        router.get("health") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        // Liveness and readiness, for container orchestrators: the store is open and the schema
+        // built before the router exists, so a server that answers at all is ready.
+        for path in ["health", "health/live", "health/ready"] {
+            router.get(RouterPath(path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+            }
         }
         let authentication = HTTPAuthentication(authentication: authentication, policy: policy)
         GraphQLRoutes(executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes)

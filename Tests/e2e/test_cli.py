@@ -27,3 +27,50 @@ def test_help_shows_the_library_defaults():
     text = " ".join(result.stdout.split())
     for default in ["127.0.0.1", "20002", ".deltasync/deltasync.sqlite", "30m", "30d"]:
         assert f"(default: {default})" in text
+
+
+def exec_(*command):
+    return subprocess.run(
+        [str(BINARY), "exec", "--schema", str(EXAMPLE_SCHEMA), "--in-memory", "--port", "0", "--log-level", "error",
+         "--", *command],
+        capture_output=True, text=True, timeout=120)
+
+
+QUERY_FROM_THE_ENVIRONMENT = """
+import json, os, sys, urllib.request
+request = urllib.request.Request(os.environ["DELTASYNC_URL"], method="POST",
+    data=json.dumps({"query": "mutation { createBlog(input: {name: \\"CI\\"}) { name } }"}).encode(),
+    headers={"content-type": "application/json", "x-api-key": os.environ["DELTASYNC_API_KEY"]})
+answer = json.load(urllib.request.urlopen(request))
+assert os.environ["DELTASYNC_REALTIME_URL"].startswith("ws://127.0.0.1:"), os.environ["DELTASYNC_REALTIME_URL"]
+print(answer["data"]["createBlog"]["name"])
+sys.exit(int(sys.argv[1]))
+"""
+
+
+def test_exec_runs_a_command_against_a_server_started_for_it_and_exits_with_its_status():
+    ok = exec_("python3", "-c", QUERY_FROM_THE_ENVIRONMENT, "0")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip().endswith("CI")
+    failed = exec_("python3", "-c", QUERY_FROM_THE_ENVIRONMENT, "3")
+    assert failed.returncode == 3
+    assert "CI" in failed.stdout
+
+
+def test_exec_without_a_command_is_a_usage_error():
+    result = exec_()
+    assert result.returncode == 64
+    assert "Give the command to run after --" in result.stderr
+
+
+HEALTH = """
+import os, urllib.request
+base = os.environ["DELTASYNC_URL"].rsplit("/graphql", 1)[0]
+for path in ("/health", "/health/live", "/health/ready"):
+    assert urllib.request.urlopen(base + path).status == 200, path
+"""
+
+
+def test_health_endpoints_answer_once_serving():
+    result = exec_("python3", "-c", HEALTH)
+    assert result.returncode == 0, result.stderr
