@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a request carries to authenticate with: its headers (HTTP, the WebSocket handshake's
 /// `header` object, or a `start`'s `extensions.authorization`) and, for SigV4, the request
 /// that was signed.
@@ -28,18 +30,9 @@ public struct Credentials: Sendable {
 
     /// `Authorization`, with a `Bearer ` prefix removed (AppSync's docs disagree on it; clients send both).
     public var authorization: String? {
-        guard var value = self["authorization"]?.trimmingWhitespace(), !value.isEmpty else { return nil }
+        guard var value = self["authorization"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         // Only the first seven characters are compared: tokens are long.
-        if value.utf8.count > 7, value.prefix(7).lowercased() == "bearer " { value = String(value.dropFirst(7)).trimmingWhitespace() }
+        if value.utf8.count > 7, value.prefix(7).lowercased() == "bearer " { value = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
         return value
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
-        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import CryptoExtras
 import DeltaSyncCore
 import Foundation
@@ -109,17 +110,11 @@ public struct DevelopmentIssuer: Sendable {
     /// A `sub` derived from the username, the same every time, so tokens minted for one user
     /// in separate runs match the owner their items hold.
     static func stableSub(_ username: String) -> String {
-        let hex = [username, "sub:" + username].map { text -> String in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            let digits = String(hash, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
-        let parts = [8, 4, 4, 4, 12].reduce(into: (parts: [String](), rest: Substring(hex))) { state, length in
-            state.parts.append(String(state.rest.prefix(length)))
-            state.rest = state.rest.dropFirst(length)
-        }.parts
-        return parts.joined(separator: "-")
+        let digest = Array(SHA256.hash(data: Data("deltasync-sub:\(username)".utf8)).prefix(16))
+        return UUID(uuid: (
+            digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
+            digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
+        )).uuidString.lowercased()
     }
 }
 

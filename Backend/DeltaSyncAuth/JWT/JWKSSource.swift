@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DeltaSyncCore
 import Foundation
 import JWTKit
 import NIOCore
@@ -26,8 +27,7 @@ public enum JWKSSource: Sendable, Equatable {
         case .issuer(let issuer):
             let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
             let discovery = try await Self.fetch("\(base)/.well-known/openid-configuration", timeout: timeout)
-            guard let jwksURI = (try? JSONDecoder().decode([String: JSONValueText].self, from: Data(discovery.utf8)))?["jwks_uri"]?.text
-            else {
+            guard let jwksURI = (try? JSONValue(parsing: discovery))?["jwks_uri"].stringValue else {
                 throw JWKSError("\(base)/.well-known/openid-configuration has no jwks_uri")
             }
             text = try await Self.fetch(jwksURI, timeout: timeout)
@@ -50,14 +50,6 @@ public enum JWKSSource: Sendable, Equatable {
         guard response.status == .ok else { throw JWKSError("\(url) answered \(response.status.code)") }
         let body = try await response.body.collect(upTo: 1 << 20)
         return String(buffer: body)
-    }
-}
-
-/// A string member of a JSON document, other members skipped.
-private struct JSONValueText: Decodable {
-    let text: String?
-    init(from decoder: any Decoder) throws {
-        text = try? decoder.singleValueContainer().decode(String.self)
     }
 }
 

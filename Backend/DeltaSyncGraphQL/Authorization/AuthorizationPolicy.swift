@@ -19,6 +19,8 @@ package struct AuthorizationPolicy: Sendable {
     /// What decides field reads on one model type, worked out once.
     private struct TypeFieldAccess: Sendable {
         var typeModes: [AuthMode]?
+        /// The modes each operation's root fields admit (``AuthModeDirectives/rootModes(_:_:)``).
+        var rootModes: [ModelOperation: [AuthMode]]
         /// Fields with `@auth` rules of their own, and their rules (usually none).
         var special: [String: [AuthRule]]
         /// Fields with mode directives of their own, which replace the type's.
@@ -48,7 +50,12 @@ package struct AuthorizationPolicy: Sendable {
             for field in model.fields {
                 if let modes = directives.fieldModes(field) { fieldModes[field.name] = modes }
             }
-            return (model.name, TypeFieldAccess(typeModes: directives.typeModes(model), special: special, fieldModes: fieldModes))
+            var rootModes: [ModelOperation: [AuthMode]] = [:]
+            for operation in ModelOperation.allCases {
+                rootModes[operation] = directives.rootModes(model, operation)
+            }
+            return (model.name, TypeFieldAccess(
+                typeModes: directives.typeModes(model), rootModes: rootModes, special: special, fieldModes: fieldModes))
         })
         isOpen = modes.additionalModes.isEmpty && schema.models.allSatisfy { model in
             model.authRules == nil && model.modeDirectives == nil
@@ -65,7 +72,7 @@ package struct AuthorizationPolicy: Sendable {
 
     /// What `identity` may do with `operation` on `model`, the root field's mode included.
     func access(_ model: ModelSchema, _ operation: ModelOperation, for identity: Identity) -> ModelAccess {
-        guard directives.admits(directives.rootModes(model, operation), identity.mode) else { return .denied }
+        guard directives.admits(fieldAccess[model.name]?.rootModes[operation], identity.mode) else { return .denied }
         guard let rules = model.authRules else { return .granted }
         return Self.access(rules.filter { $0.grants(operation) }, for: identity, fields: model)
     }

@@ -27,10 +27,7 @@ import Testing
         return answer["errors"][0]["message"].stringValue
     }
 
-    static func base64URL(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ text: String) -> String { Base64URL.encode(Data(text.utf8)) }
 
     @Test func tokensThatDoNotCheckOutAreRefusedWithAppSyncsMessages() async throws {
         try await Self.withServer { server in

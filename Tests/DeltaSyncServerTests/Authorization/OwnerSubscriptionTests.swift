@@ -71,8 +71,7 @@ import Testing
         try await OwnerRuleTests.withCallers { callers in
             // Amplify JS 6.5+: the handshake's headers as base64url JSON in a `header-` subprotocol.
             let header: JSONValue = ["host": "127.0.0.1", "Authorization": .string(callers.alice)]
-            let encoded = Data(header.jsonText.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let encoded = Base64URL.encode(Data(header.jsonText.utf8))
             let client = RealtimeTestClient(url: callers.server.realtimeURL, extraProtocols: ["header-\(encoded)"])
             #expect(try await client.initialize()["type"] == "connection_ack")
             client.start(id: "1", query: Self.onCreate, token: callers.alice)
