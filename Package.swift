@@ -240,7 +240,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Backend/DeltaSyncServer"
+            path: "Backend/DeltaSyncServer",
+            exclude: ["Console/console.html"]
         ),
         // The testing product: what the project's own tests use to run a server and disturb
         // the network, for apps that test against DeltaSync.
@@ -269,7 +270,10 @@ let package = Package(
                 "DeltaSyncSchema",
                 "DeltaSyncCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Backend/DeltaSyncCLI"
         ),
@@ -474,6 +478,9 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 // To change a server's database behind its back, as another process could.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Development certificates checked with the library that made them, served with NIOSSL.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/DeltaSyncServerTests"
         ),

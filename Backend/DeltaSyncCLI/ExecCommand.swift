@@ -10,8 +10,8 @@ struct ExecCommand: AsyncParsableCommand {
         commandName: "exec",
         abstract: "Run a command against a server started for it, then stop the server.",
         discussion: """
-            The command gets DELTASYNC_URL, DELTASYNC_REALTIME_URL and DELTASYNC_API_KEY in its \
-            environment. `exec` exits with the command's status. Example:
+            The command gets DELTASYNC_URL, DELTASYNC_REALTIME_URL, DELTASYNC_API_KEY and \
+            DELTASYNC_ADMIN_KEY (unless --no-admin) in its environment. `exec` exits with the command's status. Example:
               deltasync exec --schema schema.graphql --in-memory --port 0 -- npm test
             """
     )
@@ -27,15 +27,19 @@ struct ExecCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (_, server) = try options.server()
+        try await options.seed(server)
         // `start` returns once the socket is bound: the server is ready.
         let running = try await server.start()
         let status: Int32
         do {
-            status = try await Self.run(command, environment: [
+            try options.writeClientConfiguration(server, url: running.graphQLURL)
+            var environment = [
                 "DELTASYNC_URL": running.graphQLURL,
-                "DELTASYNC_REALTIME_URL": "ws://\(running.host):\(running.port)/graphql",
+                "DELTASYNC_REALTIME_URL": running.realtimeURL,
                 "DELTASYNC_API_KEY": running.apiKey,
-            ])
+            ]
+            environment["DELTASYNC_ADMIN_KEY"] = server.adminKey
+            status = try await Self.run(command, environment: environment)
         } catch {
             await running.stop()
             throw error

@@ -14,16 +14,32 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (project, server) = try options.server()
+        try await options.seed(server)
         let storage = options.inMemory ? "in memory" : options.database
+        let (http, ws) = options.tlsCertificate == nil ? ("http", "ws") : ("https", "wss")
         try await server.run { channel in
             let boundPort = channel.localAddress?.port ?? options.port
+            var fixture = ""
+            if let adminKey = server.adminKey {
+                fixture = """
+                      Admin key: \(adminKey)   (x-deltasync-admin-key: the fixture API under /admin/)
+                      Console:  \(http)://\(options.host):\(boundPort)/#apiKey=\(server.apiKey)&adminKey=\(adminKey)
+
+                    """
+            }
+            do {
+                try options.writeClientConfiguration(server, url: "\(http)://\(options.host):\(boundPort)/graphql")
+            } catch {
+                FileHandle.standardError.write(Data("deltasync: \(error)\n".utf8))
+            }
             let banner = """
                 DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(project.schema.models.map(\.name).joined(separator: ", ")))
-                  GraphQL:  http://\(options.host):\(boundPort)/graphql
+                  GraphQL:  \(http)://\(options.host):\(boundPort)/graphql
+                  Realtime: \(ws)://\(options.host):\(boundPort)/graphql
                   API key:  \(server.apiKey)
                   Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
                   Storage:  \(storage)
-
+                \(fixture)
                 """
             // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
             FileHandle.standardOutput.write(Data(banner.utf8))
@@ -58,6 +74,31 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(name: .customLong("log-format"), help: "text, or json: one JSON object per line on stderr, for log collectors.")
+    var logFormat: LogFormat = .text
+
+    @Option(
+        name: .customLong("tls-cert"),
+        help: "Serve https and wss: a PEM file with the server's certificate (then any intermediates); needs --tls-key. `deltasync dev-cert` makes one.")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert's certificate.")
+    var tlsKey: String?
+
+    @Option(name: .customLong("admin-key"), help: "The fixture API's key (x-deltasync-admin-key); generated and printed when not given.")
+    var adminKey: String?
+
+    @Flag(name: .customLong("no-admin"), help: "No fixture API under /admin/ (a shared staging server).")
+    var noAdmin = false
+
+    @Option(help: "A seed file to write before serving: {\"Post\": [{...}, ...]}, items with their metadata.")
+    var seed: String?
+
+    @Option(
+        name: .customLong("write-config"),
+        help: "Write amplifyconfiguration.json, aws-exports.js and amplify_outputs.json for this server into this folder.")
+    var writeConfig: String?
+
     @Option(
         name: .customLong("delta-ttl"),
         help: "How long changes stay in the delta log (e.g. 30m, 90s); older lastSync values get a base sync.")
@@ -88,6 +129,15 @@ struct ServeOptions: ParsableArguments {
         if let lambdaURL, !(lambdaURL.hasPrefix("http://") || lambdaURL.hasPrefix("https://")) {
             throw ValidationError("--lambda-url must be an http:// or https:// URL.")
         }
+        if noAdmin, adminKey != nil {
+            throw ValidationError("--admin-key and --no-admin contradict each other: keep the fixture API with its key, or turn it off.")
+        }
+        if let adminKey, adminKey.count < 8 {
+            throw ValidationError("--admin-key must be at least 8 characters.")
+        }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: the certificate and its private key (deltasync dev-cert makes both).")
+        }
     }
 
     /// The project and a server configured by the options (not yet listening).
@@ -106,11 +156,60 @@ struct ServeOptions: ParsableArguments {
         configuration.deltaTTL = deltaTTL.duration
         configuration.tombstoneTTL = tombstoneTTL.duration
         configuration.conflictHandler = conflictHandler?.kind
+        configuration.fixtureAPI = !noAdmin
+        configuration.adminKey = adminKey
         configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = TLSSettings(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
+        }
+        // Once per process, before the first logger: swift-log's default handler writes text.
+        if logFormat == .json {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
         var logger = Logger(label: "deltasync")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return (project, try DeltaSyncServer(project: project, configuration: configuration, logger: logger))
     }
+}
+
+extension ServeOptions {
+    /// Writes `--seed`'s items before the server serves; a bad file stops the start with the
+    /// line at fault, and writes nothing.
+    func seed(_ server: DeltaSyncServer) async throws {
+        guard let seed else { return }
+        let text: String
+        do {
+            text = try String(contentsOfFile: seed, encoding: .utf8)
+        } catch {
+            throw FixtureFileFailure(message: "\(seed): cannot read the seed file (\(error.localizedDescription)).")
+        }
+        do {
+            try await server.fixture.seed(text)
+        } catch let error as FixtureInputError {
+            throw FixtureFileFailure(message: "\(seed): \(error)")
+        }
+    }
+
+    /// `--write-config`'s files, for the URL the server is reachable at.
+    func writeClientConfiguration(_ server: DeltaSyncServer, url: String) throws {
+        guard let folder = writeConfig else { return }
+        let configuration = ClientConfiguration(url: url, authModes: server.authModes, apiKey: server.apiKey)
+        try ClientConfigurationFiles.write(configuration, to: folder)
+    }
+}
+
+/// A seed or snapshot file that cannot be used: the message names the file and the line.
+struct FixtureFileFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// `--log-format` values.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    /// swift-log's default: `2026-11-26T09:14:03+0000 info deltasync: message`.
+    case text
+    /// ``JSONLogHandler``'s lines.
+    case json
 }
 
 /// `--conflict-handler` values, named as users say them.

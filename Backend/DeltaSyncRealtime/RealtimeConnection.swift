@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import HummingbirdWebSocket
@@ -13,6 +14,10 @@ struct RealtimeConnection: Sendable {
     let configuration: RealtimeConfiguration
     let starts: SubscriptionStart
     let registry: SubscriptionRegistry
+    /// Where the connection is listed while it is open.
+    let connections: RealtimeConnections
+    /// Asks the connection to close with 1001 when the server shuts down.
+    let drain: RealtimeDrain
     /// Closed directly when the subscriber stops reading: a write to it may never complete.
     let channel: any Channel
     let logger: Logger
@@ -23,6 +28,8 @@ struct RealtimeConnection: Sendable {
         case expired
         case notInitialized
         case shuttingDown
+        /// The fixture API closed it (``RealtimeConnections/closeAll(drop:)``).
+        case closedByFixture(drop: Bool)
     }
 
     /// Serves the connection until the client closes it or a limit ends it.
@@ -33,14 +40,21 @@ struct RealtimeConnection: Sendable {
     /// - Throws: what the inbound stream threw for a protocol violation (a message over the
     ///   size limit, text that is not UTF-8), so the WebSocket handler closes with its code
     ///   (1009, 1007) rather than 1000.
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, identity: Identity?) async throws {
         let endings = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingOldest(1))
         let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit, logger: logger) {
             endings.continuation.yield(.overflowed)
         }
         let subscriptions = Subscriptions()
+        let listed = connections.register(identity: identity, subscriptions: subscriptions) { drop in
+            endings.continuation.yield(.closedByFixture(drop: drop))
+        }
+        defer { connections.unregister(listed) }
         let acknowledged = NIOLockedValueBox(false)
         var protocolViolation: (any Error)?
+        // Removed once the close frame is out, which is what the drain waits for.
+        let draining = drain.add { endings.continuation.yield(.shuttingDown) }
+        defer { drain.remove(draining) }
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -88,6 +102,12 @@ struct RealtimeConnection: Sendable {
             await close(outbound, .policyViolation, reason: "connection_init was not received in time.")
         } catch Ending.shuttingDown {
             await close(outbound, .goingAway, reason: "The server is shutting down.")
+        } catch Ending.closedByFixture(let drop) {
+            if drop {
+                channel.close(promise: nil)
+            } else {
+                await close(outbound, .goingAway, reason: "Closed through the DeltaSync fixture API.")
+            }
         } catch {
             logger.debug("realtime connection ended", metadata: ["reason": "\(error)"])
             protocolViolation = error
@@ -176,7 +196,7 @@ struct RealtimeConnection: Sendable {
 }
 
 /// A connection's started subscriptions, by id.
-private final class Subscriptions: Sendable {
+final class Subscriptions: Sendable {
     private let byID = NIOLockedValueBox<[String: Subscription]>([:])
 
     var count: Int { byID.withLockedValue { $0.count } }

@@ -17,9 +17,14 @@ package struct RealtimeEndpoint: Sendable {
     let authentication: RequestAuthentication
     let starts: SubscriptionStart
     let registry: SubscriptionRegistry
+    /// The open connections, for the fixture API.
+    package let connections = RealtimeConnections()
     /// Takes a WebSocket into the HTTP port's connections, or throws the refusal the port
     /// answers (WebSockets may not take the slots kept for HTTP).
     let admit: @Sendable (any Channel) throws -> Void
+    /// Closes the open connections with 1001 when the server shuts down: run it as a service
+    /// after the HTTP application (see ``RealtimeDrain``).
+    package let drain = RealtimeDrain()
     let logger: Logger
 
     package init(
@@ -58,17 +63,19 @@ package struct RealtimeEndpoint: Sendable {
             carried = .failure(error)
         }
         let connection = RealtimeConnection(
-            configuration: configuration, starts: starts, registry: registry, channel: channel, logger: logger)
+            configuration: configuration, starts: starts, registry: registry, connections: connections, drain: drain,
+            channel: channel, logger: logger)
         let authentication = authentication
         return .upgrade(headers) { inbound, outbound, _ in
             // Authenticated once upgraded: verifying a token may wait (keys are loaded on first use).
             let refusal: AppSyncError?
+            var identity: Identity?
             switch carried {
             case .failure(let error):
                 refusal = error
             case .success(let authorization):
                 do {
-                    _ = try await authentication.authenticate(
+                    identity = try await authentication.authenticate(
                         // What AppSync's clients sign for the handshake: POST /graphql/connect with `{}`.
                         Credentials(headers: authorization.headers, method: "POST", path: "/graphql/connect", body: Array("{}".utf8)))
                     refusal = nil
@@ -79,7 +86,7 @@ package struct RealtimeEndpoint: Sendable {
                 }
             }
             guard let refusal else {
-                try await connection.run(inbound: inbound, outbound: outbound)
+                try await connection.run(inbound: inbound, outbound: outbound, identity: identity)
                 return
             }
             // Never acknowledged: the error answers the client's first message (bytes sent

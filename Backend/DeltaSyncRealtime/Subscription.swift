@@ -5,6 +5,8 @@ import DeltaSyncGraphQL
 final class Subscription: Sendable {
     /// The client's id, echoed verbatim.
     let id: String
+    /// The subscription field (`onCreatePost`), for listing connections.
+    let field: String
     let outbox: RealtimeOutbox
     /// The mutations whose events it receives (`@aws_subscribe(mutations:)`).
     let mutations: [String]
@@ -21,10 +23,11 @@ final class Subscription: Sendable {
     let dataPrefix: [UInt8]
 
     init(
-        id: String, outbox: RealtimeOutbox, mutations: [String], eventPlan: EventPlan, filter: QueryPredicate,
+        id: String, field: String = "", outbox: RealtimeOutbox, mutations: [String], eventPlan: EventPlan, filter: QueryPredicate,
         argumentFilters: [(field: String, value: JSONValue)], restriction: ItemRestriction? = nil
     ) {
         self.id = id
+        self.field = field
         self.outbox = outbox
         self.mutations = mutations
         self.eventPlan = eventPlan

@@ -105,7 +105,7 @@ struct SubscriptionStart: Sendable {
             try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema, caller: caller)
         }
         return Subscription(
-            id: id, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter, argumentFilters: argumentFilters,
+            id: id, field: name, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter, argumentFilters: argumentFilters,
             restriction: restriction)
     }
 

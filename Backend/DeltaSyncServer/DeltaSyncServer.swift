@@ -11,6 +11,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 
 /// A local AppSync-compatible backend for an Amplify schema.
@@ -46,17 +47,31 @@ public struct DeltaSyncServer: Sendable {
     let store: any ItemStore
     let expiry: ExpiryService
     let connections: ConnectionRegistry
+    /// Reset, seed, snapshots, the clock, faults and what is connected, for tests.
+    public let fixture: Fixture
+    /// The key of the fixture API (`x-deltasync-admin-key`): configured or generated; `nil`
+    /// when ``ServerConfiguration/fixtureAPI`` is off.
+    public let adminKey: String?
+    /// ``ServerConfiguration/tls`` read and checked; `nil` serves plain HTTP.
+    let tls: TLSConfiguration?
     let logger: Logger
 
     /// Opens the store and builds the AppSync schema.
     ///
-    /// - Throws: ``StorageError``-style errors from the store (unwritable file, ...), or a
+    /// - Throws: ``TLSSettingsError`` when ``ServerConfiguration/tls`` names a file that cannot
+    ///   be used, ``StorageError``-style errors from the store (unwritable file, ...), or a
     ///   GraphQL error if the generated schema does not build (a DeltaSync bug).
     public init(project: AmplifyProject, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil) throws {
         self.project = project
         self.configuration = configuration
         self.apiKey = configuration.apiKey ?? Self.generateAPIKey()
         self.logger = logger ?? Logger(label: "deltasync")
+        adminKey = configuration.fixtureAPI ? configuration.adminKey ?? Self.generateAdminKey() : nil
+        let clock = FixtureClock(base: configuration.clock)
+        let now: @Sendable () -> Date = { clock.now() }
+        let faults = FaultList()
+        // Before the store is opened: a bad certificate leaves no database behind.
+        tls = try configuration.tls?.serverConfiguration()
         let store: any ItemStore
         switch configuration.storage {
         case .file(let path): store = try SQLiteItemStore(location: .file(path), schema: project.schema)
@@ -71,11 +86,13 @@ public struct DeltaSyncServer: Sendable {
             lambda: configuration.lambdaConflictHandler
         )
         var environment = ResolverEnvironment(
-            schema: project.schema, store: store, tokens: .random(), clock: configuration.clock, sync: sync,
+            schema: project.schema, store: store, tokens: .random(), clock: now, sync: sync,
             logger: self.logger)
         environment.filterLimits = configuration.filterLimits
         environment.maxPageSize = configuration.maxPageSize
         environment.fieldAuthorization = configuration.fieldAuthorization
+        // Without the fixture API nothing can add a fault: mutations skip the check.
+        if configuration.fixtureAPI { environment.faults = faults }
         let modes = configuration.authModes ?? project.authModes
             ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
         let unconfigured = project.schema.authModesUsed.filter { !modes.contains($0) }
@@ -87,7 +104,7 @@ public struct DeltaSyncServer: Sendable {
         environment.policy = self.policy
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
-        authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, configuration: configuration)
+        authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, clock: now, configuration: configuration)
         for mode in authentication.unconfiguredModes {
             self.logger.warning(
                 "the API has \(mode.rawValue) but nothing to check its credentials with, so every such request is refused",
@@ -104,10 +121,18 @@ public struct DeltaSyncServer: Sendable {
         realtime = RealtimeEndpoint(
             configuration: configuration.realtime, authentication: authentication, policy: self.policy,
             executor: executor, registry: subscribers,
-            admit: { channel in try connections.admitWebSocket(channel) }, logger: self.logger)
+            admit: { channel in
+                if faults.refusesConnections {
+                    throw RequestRejection(.serviceUnavailable, "New realtime connections are refused for now (a fault added through the fixture API).", errorType: "ServiceUnavailableException")
+                }
+                try connections.admitWebSocket(channel)
+            }, logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
-            clock: configuration.clock, logger: self.logger)
+            clock: now, logger: self.logger)
+        fixture = Fixture(
+            clock: clock, store: store, schema: project.schema, tombstoneTTL: Int(configuration.tombstoneTTL.components.seconds), executor: executor,
+            expiry: expiry, connections: realtime.connections, faults: faults, requests: RequestLog())
     }
 
     /// What configures a mode's checks, for the warning about a mode without them.
@@ -125,23 +150,24 @@ public struct DeltaSyncServer: Sendable {
     /// the configured token providers, the development issuer for user pools and OIDC, and
     /// ``ServerConfiguration/authenticators``.
     private static func authentication(
-        modes: APIAuthModes, apiKey: String, issuer: DevelopmentIssuerSource?, configuration: ServerConfiguration
+        modes: APIAuthModes, apiKey: String, issuer: DevelopmentIssuerSource?, clock: @escaping @Sendable () -> Date,
+        configuration: ServerConfiguration
     ) -> RequestAuthentication {
         var authenticators = configuration.authenticators
-        authenticators.append(APIKeyAuthenticator(keys: [APIKey(apiKey)] + configuration.apiKeys, clock: configuration.clock))
+        authenticators.append(APIKeyAuthenticator(keys: [APIKey(apiKey)] + configuration.apiKeys, clock: clock))
         for provider in configuration.tokenProviders {
             authenticators.append(TokenAuthenticator(
-                verification: provider.verification, loadingKeys: { try await provider.keys.keys() }, clock: configuration.clock))
+                verification: provider.verification, loadingKeys: { try await provider.keys.keys() }, clock: clock))
         }
         if !configuration.iamCredentials.isEmpty {
-            authenticators.append(SigV4Authenticator(credentials: configuration.iamCredentials, clock: configuration.clock))
+            authenticators.append(SigV4Authenticator(credentials: configuration.iamCredentials, clock: clock))
         }
         if let issuer {
             for mode in [AuthMode.userPools, .oidc] {
                 var verification = TokenVerification(mode: mode, issuer: DevelopmentIssuer.issuer)
                 verification.leeway = 60
                 authenticators.append(TokenAuthenticator(
-                    verification: verification, loadingKeys: { try await issuer.issuer().keys }, clock: configuration.clock))
+                    verification: verification, loadingKeys: { try await issuer.issuer().keys }, clock: clock))
             }
         }
         return RequestAuthentication(modes: modes, authenticators: authenticators)
@@ -170,6 +196,10 @@ public struct DeltaSyncServer: Sendable {
     // MARK: - Serving
 
     /// The Hummingbird application: `/graphql` (HTTP and the realtime WebSocket), `/health`, CORS.
+    ///
+    /// Run alone (HummingbirdTesting, a service group of your own) its realtime connections
+    /// close with 1000 at shutdown; ``run(onServerRunning:)`` and ``start()`` close them with
+    /// 1001 first.
     public func application(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -177,7 +207,7 @@ public struct DeltaSyncServer: Sendable {
         router.add(middleware: CORSMiddleware(
             allowOrigin: .originBased,
             allowHeaders: [
-                .contentType, .authorization, HTTPAuthentication.apiKeyHeader,
+                .contentType, .authorization, HTTPAuthentication.apiKeyHeader, AdminRoutes.keyHeader,
                 HTTPField.Name("x-amz-date")!, HTTPField.Name("x-amz-security-token")!,
                 HTTPField.Name("x-amz-user-agent")!,
             ],
@@ -192,9 +222,20 @@ public struct DeltaSyncServer: Sendable {
             }
         }
         let authentication = HTTPAuthentication(authentication: authentication, policy: policy)
-        GraphQLRoutes(executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes)
+        let fixture = configuration.fixtureAPI ? self.fixture : nil
+        GraphQLRoutes(executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes, fixture: fixture)
             .add(to: router)
-        AdminRoutes(store: store, authentication: authentication).add(to: router)
+        if let adminKey {
+            let (modes, apiKey, scheme) = (authModes, self.apiKey, tls == nil ? "http" : "https")
+            AdminRoutes(
+                fixture: self.fixture, adminKey: adminKey,
+                clientConfiguration: { request in
+                    ClientConfiguration(url: "\(scheme)://\(request.head.authority ?? "127.0.0.1")/graphql", authModes: modes, apiKey: apiKey)
+                },
+                maxBodyBytes: max(configuration.maxRequestBodyBytes, 512 * 1024 * 1024)
+            ).add(to: router)
+        }
+        ConsoleRoutes().add(to: router)
         if let developmentIssuer {
             WellKnownRoutes(issuer: developmentIssuer).add(to: router)
         }
@@ -208,7 +249,7 @@ public struct DeltaSyncServer: Sendable {
             server: .deltaSync(
                 webSocket: .init(maxFrameSize: frameSize, autoPing: .disabled, validateUTF8: true),
                 connections: configuration.connections, maxBodyBytes: configuration.maxRequestBodyBytes,
-                registry: connections
+                registry: connections, tls: tls
             ) { request, channel, _ in
                 try realtime.shouldUpgrade(request, channel: channel)
             },
@@ -220,8 +261,22 @@ public struct DeltaSyncServer: Sendable {
     }
 
     /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM.
+    ///
+    /// A signal shuts the server down gracefully: realtime connections are closed with 1001
+    /// (going away), then the port stops accepting, requests in flight are answered, and the
+    /// call returns.
     public func run(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
-        try await application(onServerRunning: onServerRunning).runService()
+        let group = ServiceGroup(configuration: .init(
+            services: services(application(onServerRunning: onServerRunning)),
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// The application and what must shut down before it: the group stops services in reverse
+    /// order, so the realtime drain closes WebSockets with 1001 before the application's
+    /// shutdown closes them with 1000.
+    private func services(_ application: some ApplicationProtocol) -> [any Service] {
+        [application, realtime.drain]
     }
 
     /// Starts serving in the background and returns once the socket is bound.
@@ -232,14 +287,21 @@ public struct DeltaSyncServer: Sendable {
             continuation.finish()
         })
         let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(services: services(app), gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             _ = try await task.value
             throw CancellationError()
         }
-        return RunningServer(host: configuration.host, port: port, apiKey: apiKey, group: group, task: task)
+        return RunningServer(host: configuration.host, port: port, apiKey: apiKey, usesTLS: tls != nil, group: group, task: task)
+    }
+
+    /// `dsa-` and 32 random characters.
+    static func generateAdminKey() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return "dsa-" + String((0..<32).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
     static func generateAPIKey() -> String {
@@ -253,11 +315,16 @@ public struct RunningServer: Sendable {
     public let host: String
     public let port: Int
     public let apiKey: String
+    /// Whether the server serves `https` and `wss` (``ServerConfiguration/tls`` is set).
+    public let usesTLS: Bool
     let group: ServiceGroup
     let task: Task<Void, any Error>
 
-    /// `http://host:port/graphql`.
-    public var graphQLURL: String { "http://\(host):\(port)/graphql" }
+    /// `http://host:port/graphql`, or `https://` with TLS.
+    public var graphQLURL: String { "\(usesTLS ? "https" : "http")://\(host):\(port)/graphql" }
+
+    /// The realtime WebSocket: `ws://host:port/graphql`, or `wss://` with TLS.
+    public var realtimeURL: String { "\(usesTLS ? "wss" : "ws")://\(host):\(port)/graphql" }
 
     /// Stops accepting connections, lets requests in flight finish, and waits for the server.
     public func stop() async {

@@ -28,7 +28,7 @@ public struct DeltaSyncTestServer: Sendable {
     public var graphQLURL: String { running.graphQLURL }
     /// `ws://127.0.0.1:<port>/graphql`: where the realtime WebSocket is served (AppSync's
     /// `/graphql/realtime` path is accepted too).
-    public var realtimeURL: String { "ws://\(running.host):\(running.port)/graphql" }
+    public var realtimeURL: String { running.realtimeURL }
     public var apiKey: String { running.apiKey }
     public var port: Int { running.port }
     /// The server's data folder, where its development issuer keeps its key.

@@ -56,3 +56,22 @@ public struct NonModelType: Sendable, Equatable {
         self.fields = fields
     }
 }
+
+extension AmplifySchema {
+    /// The selection set DataStore sends for a model, as Amplify generates it: every stored
+    /// field (non-model objects with all their fields), the sync metadata and `__typename`.
+    ///
+    ///     schema.syncSelection(of: post)   // "id title ... _version _deleted _lastChangedAt __typename"
+    public func syncSelection(of model: ModelSchema) -> String {
+        selection(of: model.storedFields) + " _version _deleted _lastChangedAt __typename"
+    }
+
+    private func selection(of fields: [Field]) -> String {
+        fields.map { field in
+            if case .nonModel(let name) = field.type, let type = nonModel(named: name) {
+                return "\(field.name) { \(selection(of: type.fields)) }"
+            }
+            return field.name
+        }.joined(separator: " ")
+    }
+}

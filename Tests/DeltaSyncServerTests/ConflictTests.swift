@@ -187,7 +187,7 @@ import Testing
             try await Self.seedVersion6(client)
             _ = try await client.expectData("updatePlayer", Self.update, ["i": ["id": "p1", "points": [1], "_version": 2]])
             _ = try await client.graphQL(Self.delete, ["i": ["id": "p1", "_version": 3]])
-            let reply = try await client.get("/admin/conflicts?model=Player")
+            let reply = try await client.admin(.get, "/admin/conflicts?model=Player")
             #expect(reply.status == .ok)
             let conflicts = try #require(reply.json["conflicts"].arrayValue)
             #expect(conflicts.count == 2)
@@ -199,7 +199,7 @@ import Testing
             #expect(conflicts[1]["resultVersion"] == 7)
             #expect(conflicts[1]["handler"] == "AUTOMERGE")
             #expect(conflicts[1]["key"] == ["id": "p1"])
-            let none = try await client.get("/admin/conflicts?model=Other")
+            let none = try await client.admin(.get, "/admin/conflicts?model=Other")
             #expect(none.json["conflicts"] == [])
         }
     }

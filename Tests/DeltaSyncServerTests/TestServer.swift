@@ -34,6 +34,7 @@ struct GraphQLReply {
 /// An in-process server (no sockets) on the example schema with an in-memory store.
 struct TestServer {
     static let apiKey = "da2-testkey"
+    static let adminKey = "dsa-testadminkey"
     let server: DeltaSyncServer
 
     init(
@@ -42,6 +43,7 @@ struct TestServer {
     ) throws {
         var configuration = ServerConfiguration()
         configuration.apiKey = Self.apiKey
+        configuration.adminKey = Self.adminKey
         configuration.storage = storage
         configuration.port = 0
         configure(&configuration)
@@ -79,6 +81,19 @@ struct TestServer {
                 GraphQLReply(
                     status: response.status, headers: response.headers,
                     json: try JSONValue(parsing: String(buffer: response.body)))
+            }
+        }
+
+        /// A fixture API request with the admin key (or `key`); the reply's JSON, `null` when empty.
+        func admin(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, key: String? = TestServer.adminKey) async throws
+            -> GraphQLReply
+        {
+            var headers: HTTPFields = [.contentType: "application/json"]
+            if let key { headers[HTTPField.Name("x-deltasync-admin-key")!] = key }
+            return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
+                let text = String(buffer: response.body)
+                let json = text.isEmpty ? JSONValue.null : try JSONValue(parsing: text)
+                return GraphQLReply(status: response.status, headers: response.headers, json: json)
             }
         }
 

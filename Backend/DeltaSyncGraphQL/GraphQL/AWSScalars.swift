@@ -8,7 +8,7 @@ import GraphQL
 /// A schema built from SDL gets plain pass-through scalars; ``install(in:)`` replaces their
 /// parsing so a malformed `AWSEmail` or `AWSDateTime` is refused before any resolver runs,
 /// as AppSync refuses it.
-enum AWSScalars {
+package enum AWSScalars {
     static func install(in schema: GraphQLSchema) {
         for scalar in ScalarType.allCases where scalar.isAWSScalar {
             guard let type = schema.getType(name: scalar.rawValue) as? GraphQLScalarType else { continue }
@@ -89,7 +89,7 @@ enum AWSScalars {
 
     // MARK: - Formats
 
-    static func isValid(_ text: String, as scalar: ScalarType) -> Bool {
+    package static func isValid(_ text: String, as scalar: ScalarType) -> Bool {
         switch scalar {
         case .awsDate: return matchesDate(Substring(text), requireOffset: false)
         case .awsTime: return matchesTime(Substring(text), requireOffset: false)

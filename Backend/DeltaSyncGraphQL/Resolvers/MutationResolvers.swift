@@ -21,6 +21,12 @@ struct MutationResolvers: Sendable {
     ///   filled with the caller's identity, and a given owner must be the caller.
     func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
         try access.require()
+        switch environment.faults?.take(for: field.name) {
+        case .error(let error)?: throw error
+        // A create has no stored item to send back.
+        case .conflict?: throw AppSyncError(.conflictUnhandled, "Conflict resolver rejects mutation.")
+        case nil: break
+        }
         let given = try MutationInput.item(args)
         let input = try access.creating(given, owners: access.owners)
         // Field rules judge the fields the caller wrote (not an owner filled in for them), on
@@ -97,6 +103,8 @@ struct MutationResolvers: Sendable {
         let handler = environment.sync.handler(for: model)
         let sent = input["_version"]?.intValue ?? 0
         let tombstoneTTL = environment.sync.tombstoneTTLSeconds
+        let fault = environment.faults?.take(for: field.name)
+        if case .error(let error)? = fault { throw error }
 
         for _ in 0..<Self.maxConflictAttempts {
             let now = environment.nowMilliseconds
@@ -110,6 +118,7 @@ struct MutationResolvers: Sendable {
                 // The stored owner decides, not the input's (Amplify reads the item first).
                 try access.require(existing)
                 try access.requireFieldWrites(input, stored: existing)
+                if fault == .conflict { return .rejected(existing: existing) }
                 if sent == existing["_version"]?.intValue {
                     guard condition.matches(existing) else {
                         return .conditionFailed(existing: existing)

@@ -25,6 +25,8 @@ package struct ResolverEnvironment: Sendable {
     /// The schema's `@auth` rules and the API's modes; `nil` serves the API with the default
     /// mode alone and no rules (the executor-only tests).
     package var policy: AuthorizationPolicy?
+    /// Failures the fixture API injects into mutations; `nil` runs every mutation normally.
+    package var faults: (any MutationFaults)?
 
     package init(
         schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,

@@ -40,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     /// Connection limits and timeouts of the HTTP port: what a client that sends nothing, too
     /// little or too much gets.
     public var connections = ConnectionConfiguration()
+    /// The certificate and key to serve `https` and `wss` with, on the same port; `nil` (the
+    /// default) serves plain `http` and `ws`. `deltasync dev-cert` makes a development pair
+    /// (see ``DevelopmentCertificate``); the files are read when the server is created.
+    public var tls: TLSSettings?
 
     // MARK: - Storage and sync
 
@@ -102,9 +106,20 @@ public struct ServerConfiguration: Sendable {
     /// lets every caller read every field. Authorization (`@auth`) builds on this hook.
     package var fieldAuthorization: (any FieldAuthorization)?
 
+    // MARK: - Fixture API
+
+    /// Serve the fixture API under `/admin/` (reset, seed, snapshots, clock, faults,
+    /// connections, request log) and the console's inspector. Default `true`: a local and CI
+    /// server is a fixture. Turn it off on a shared staging server (`--no-admin`).
+    public var fixtureAPI = true
+    /// The key `/admin/` requests send in `x-deltasync-admin-key`; never the API key. `nil`
+    /// generates one at start (``DeltaSyncServer/adminKey``).
+    public var adminKey: String?
+
     // MARK: - Testing
 
-    /// The server's clock. Tests replace it to cross the delta TTL without waiting.
+    /// The time the server's ``FixtureClock`` runs on. Tests replace it to cross the delta TTL
+    /// without waiting (or use ``DeltaSyncServer/fixture``'s clock).
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}

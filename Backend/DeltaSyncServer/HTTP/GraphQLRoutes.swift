@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import Foundation
@@ -10,6 +11,8 @@ struct GraphQLRoutes: Sendable {
     let executor: RequestExecutor
     let authentication: HTTPAuthentication
     let maxBodyBytes: Int
+    /// Delays to inject and the request log to write; `nil` without the fixture API.
+    let fixture: Fixture?
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("graphql") { request, _ in try await post(request) }
@@ -17,13 +20,14 @@ struct GraphQLRoutes: Sendable {
     }
 
     private func post(_ request: Request) async throws -> Response {
+        let started = ContinuousClock.now
         let buffer = try await request.body.collect(upTo: maxBodyBytes)
-        let caller = try await authentication.caller(request, body: Array(buffer: buffer))
+        let (identity, caller) = try await authentication.identify(request, body: Array(buffer: buffer))
         guard buffer.readableBytes > 0 else { throw HTTPErrorResponse.malformed("Request body is empty.") }
         guard let body = try? JSONValue(parsing: String(buffer: buffer)) else {
             throw HTTPErrorResponse.malformed("Unable to parse GraphQL query.")
         }
-        return try await respond(to: body, explain: Self.wantsExplain(request.headers), caller: caller)
+        return try await respond(to: body, explain: Self.wantsExplain(request.headers), identity: identity, caller: caller, started: started)
     }
 
     static let explainHeader = HTTPField.Name("x-deltasync-explain")!
@@ -33,27 +37,70 @@ struct GraphQLRoutes: Sendable {
     }
 
     private func get(_ request: Request) async throws -> Response {
-        let caller = try await authentication.caller(request)
+        let started = ContinuousClock.now
+        let (identity, caller) = try await authentication.identify(request)
         let params = request.uri.queryParameters
         var body: [String: JSONValue] = [:]
         if let query = params["query"] { body["query"] = .string(String(query)) }
         if let variables = params["variables"] { body["variables"] = .string(String(variables)) }
         if let name = params["operationName"] { body["operationName"] = .string(String(name)) }
-        return try await respond(to: .object(body), explain: Self.wantsExplain(request.headers), caller: caller)
+        return try await respond(
+            to: .object(body), explain: Self.wantsExplain(request.headers), identity: identity, caller: caller, started: started)
     }
 
-    private func respond(to body: JSONValue, explain: Bool, caller: Caller?) async throws -> Response {
+    private func respond(
+        to body: JSONValue, explain: Bool, identity: Identity, caller: Caller?, started: ContinuousClock.Instant
+    ) async throws -> Response {
         let graphQLRequest: OperationRequest
         do {
             graphQLRequest = try OperationRequest(body: body)
         } catch {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
+        if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
         let data = await executor.execute(graphQLRequest, explain: explain, caller: caller)
+        if let fixture { log(graphQLRequest, identity: identity, response: data, started: started, in: fixture.requests) }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=UTF-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: data))
         )
+    }
+
+    // MARK: - Request log
+
+    private func log(_ request: OperationRequest, identity: Identity, response: [UInt8], started: ContinuousClock.Instant, in log: RequestLog) {
+        let elapsed = ContinuousClock.now - started
+        let (mode, who) = RequestLog.describe(identity)
+        log.append(RequestLog.Entry(
+            at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: operation(request), authMode: mode, identity: who,
+            outcome: Self.outcome(response),
+            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
+    }
+
+    /// `mutation CreatePost`, or the root fields of an unnamed operation (`query { listPosts }`).
+    private func operation(_ request: OperationRequest) -> String {
+        guard case .success(let document) = executor.document(request.query) else { return "(invalid document)" }
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        guard let operation = operations.first(where: { request.operationName == nil || $0.name?.value == request.operationName }) else {
+            return request.operationName ?? "(no operation)"
+        }
+        let fields = operation.selectionSet.selections.compactMap { ($0 as? GraphQL.Field)?.name.value }
+        let name = operation.name?.value ?? "{ \(fields.joined(separator: " ")) }"
+        return "\(operation.operation.rawValue) \(name)"
+    }
+
+    /// `ok`, or the `errorType`s of the response's errors.
+    static func outcome(_ response: [UInt8]) -> String {
+        let text = String(decoding: response, as: UTF8.self)
+        guard text.contains("\"errors\":") else { return "ok" }
+        var types: [String] = []
+        var rest = text[...]
+        while let found = rest.range(of: "\"errorType\":\"") {
+            rest = rest[found.upperBound...]
+            let type = rest.prefix { $0 != "\"" }
+            if !types.contains(String(type)) { types.append(String(type)) }
+        }
+        return types.isEmpty ? "error" : types.joined(separator: ", ")
     }
 }

@@ -14,6 +14,11 @@ struct HTTPAuthentication: Sendable {
 
     /// The caller of `request`, whose `body` was signed (SigV4).
     func caller(_ request: Request, body: [UInt8] = []) async throws(HTTPErrorResponse) -> Caller? {
+        try await identify(request, body: body).caller
+    }
+
+    /// Who sent `request`, and their ``Caller`` when the schema has rules.
+    func identify(_ request: Request, body: [UInt8] = []) async throws(HTTPErrorResponse) -> (identity: Identity, caller: Caller?) {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         // HTTP/1's Host is the request's authority here; SigV4 signs it as `host`.
@@ -26,12 +31,6 @@ struct HTTPAuthentication: Sendable {
         } catch {
             throw .unauthorized(error.message)
         }
-        return policy.map { Caller(identity: identity, policy: $0) }
-    }
-
-    /// For routes only API keys may use (`/admin`): the key must be one of the API's.
-    func requireAPIKey(_ request: Request) async throws(HTTPErrorResponse) {
-        guard request.headers[Self.apiKeyHeader] != nil else { throw .unauthorized("Valid authorization header not provided.") }
-        _ = try await caller(request)
+        return (identity, policy.map { Caller(identity: identity, policy: $0) })
     }
 }

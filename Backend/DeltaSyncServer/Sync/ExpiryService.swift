@@ -26,7 +26,10 @@ struct ExpiryService: Service {
         }
     }
 
-    func purgeOnce() async {
+    /// Removes what expired by the server's clock now; returns what went (nothing when the
+    /// store failed, which is logged).
+    @discardableResult
+    func purgeOnce() async -> PurgeResult {
         let now = clock().timeIntervalSince1970
         let deltasBefore = Int((now * 1000).rounded()) - deltaTTL.milliseconds
         do {
@@ -34,8 +37,10 @@ struct ExpiryService: Service {
             if purged.deltas > 0 || purged.tombstones > 0 {
                 logger.debug("purged expired sync data", metadata: ["deltas": "\(purged.deltas)", "tombstones": "\(purged.tombstones)"])
             }
+            return purged
         } catch {
             logger.error("purging expired deltas and tombstones failed", metadata: ["error": "\(error)"])
+            return PurgeResult(deltas: 0, tombstones: 0)
         }
     }
 }

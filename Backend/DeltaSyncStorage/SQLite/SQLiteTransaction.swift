@@ -60,6 +60,14 @@ struct SQLiteTransaction: ItemWriteTransaction {
         try statement.execute(arguments: StatementArguments(table.keyArguments(key)))
         return db.changesCount > 0
     }
+
+    /// `DELETE` without `WHERE`: SQLite drops the table's pages instead of deleting row by row.
+    @discardableResult
+    func removeAll(_ model: ModelSchema) throws -> Int {
+        let table = try catalog.table(for: model)
+        try db.execute(sql: "DELETE FROM \(table.quotedName)")
+        return db.changesCount
+    }
 }
 
 /// The tables of a schema, by model name.

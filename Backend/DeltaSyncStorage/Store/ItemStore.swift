@@ -65,6 +65,11 @@ public protocol ItemWriteTransaction: ItemReadTransaction, SyncLogWriter {
     /// Removes the item with these key values; `true` if one was there.
     @discardableResult
     func remove(_ model: ModelSchema, key: Item) throws -> Bool
+
+    /// Removes every item of the model, tombstones included; returns how many there were.
+    /// What a fixture reset and a snapshot import start from.
+    @discardableResult
+    func removeAll(_ model: ModelSchema) throws -> Int
 }
 
 /// A page request: how to reach items, which to keep, and where to resume.

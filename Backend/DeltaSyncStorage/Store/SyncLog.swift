@@ -18,6 +18,11 @@ public protocol SyncLogWriter {
 
     /// Keeps a record of a conflict and how it was settled.
     func recordConflict(_ record: ConflictRecord) throws
+
+    /// Removes the delta log entries and conflict records of one model, or of every model
+    /// (`nil`), including models the schema no longer has. The change clock stays where it
+    /// is, so changes after a reset are still later than every earlier `startedAt`.
+    func removeSyncLog(of model: String?) throws
 }
 
 public protocol SyncLogReader {
@@ -27,6 +32,9 @@ public protocol SyncLogReader {
 
     /// The most recent conflicts, newest first, optionally of one model only.
     func conflicts(model: String?, limit: Int) throws -> [ConflictRecord]
+
+    /// The last change time handed out by ``SyncLogWriter/stampChange(now:)`` (epoch ms).
+    func changeClock() throws -> Int
 }
 
 /// A request for delta log entries.

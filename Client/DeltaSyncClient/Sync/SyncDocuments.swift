@@ -9,16 +9,7 @@ struct SyncDocuments: Sendable {
 
     init(model: ModelSchema, schema: AmplifySchema) {
         self.model = model
-        selection = Self.selection(of: model.storedFields, in: schema) + " _version _deleted _lastChangedAt __typename"
-    }
-
-    private static func selection(of fields: [Field], in schema: AmplifySchema) -> String {
-        fields.map { field in
-            if case .nonModel(let name) = field.type, let type = schema.nonModel(named: name) {
-                return "\(field.name) { \(selection(of: type.fields, in: schema)) }"
-            }
-            return field.name
-        }.joined(separator: " ")
+        selection = schema.syncSelection(of: model)
     }
 
     /// `syncXs(filter:limit:nextToken:lastSync:)`; `nil` when the schema turned sync off.

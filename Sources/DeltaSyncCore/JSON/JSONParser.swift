@@ -6,13 +6,13 @@
 /// numbers that fit an `Int` (`3`, `3.0`, `3e2`) are `.int`, other numbers `.double`, and
 /// of two equal keys the first wins. Unlike `JSONDecoder`, a trailing comma is an error, as
 /// JSON has none.
-struct JSONParser {
+package struct JSONParser {
     /// What is wrong with the text, and where.
-    struct Failure: Error, CustomStringConvertible {
-        let reason: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let reason: String
         /// Byte offset in the UTF-8 text.
-        let offset: Int
-        var description: String { "Invalid JSON at byte \(offset): \(reason)" }
+        package let offset: Int
+        package var description: String { "Invalid JSON at byte \(offset): \(reason)" }
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>

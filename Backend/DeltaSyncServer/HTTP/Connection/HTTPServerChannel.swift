@@ -1,9 +1,11 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOSSL
 
 /// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel with the
 /// connection limit applied at accept and a ``RequestGate`` behind the HTTP decoder.
@@ -24,9 +26,15 @@ struct HTTPServerChannel: ServerChildChannel {
         return upgradeChannel.setup(channel: channel, logger: logger).flatMapThrowing { value in
             // The upgrade channel's handlers are in place; the gate goes last (behind the
             // decoder and the upgrade handler, where parser errors arrive) and its byte
-            // counter first (in front of the decoder).
+            // counter first (in front of the decoder), behind TLS when there is TLS: a
+            // handshake is not a request.
             let gate = RequestGate(configuration: configuration, maxBodyBytes: maxBodyBytes, registry: registry)
-            try channel.pipeline.syncOperations.addHandler(gate.arrivals, position: .first)
+            let pipeline = channel.pipeline.syncOperations
+            if let tls = try? pipeline.handler(type: NIOSSLServerHandler.self) {
+                try pipeline.addHandler(gate.arrivals, position: .after(tls))
+            } else {
+                try pipeline.addHandler(gate.arrivals, position: .first)
+            }
             try channel.pipeline.syncOperations.addHandler(gate)
             return value
         }
@@ -38,10 +46,11 @@ struct HTTPServerChannel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// Hummingbird's HTTP/1 server with WebSocket upgrades, hardened by ``HTTPServerChannel``.
+    /// Hummingbird's HTTP/1 server with WebSocket upgrades, hardened by ``HTTPServerChannel``,
+    /// behind HummingbirdTLS's `TLSChannel` when `tls` is given (`https` and `wss` on the port).
     static func deltaSync(
         webSocket: WebSocketServerConfiguration, connections: ConnectionConfiguration, maxBodyBytes: Int,
-        registry: ConnectionRegistry,
+        registry: ConnectionRegistry, tls: TLSConfiguration? = nil,
         shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel, Logger) throws -> ShouldUpgradeResult<
             WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
         >
@@ -49,12 +58,16 @@ extension HTTPServerBuilder {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: connections.maxRequestHeadBytes, maxHeaderListSize: connections.maxRequestHeadBytes)
         return HTTPServerBuilder { responder in
-            HTTPServerChannel(
+            let channel = HTTPServerChannel(
                 upgradeChannel: HTTP1WebSocketUpgradeChannel(
                     responder: responder,
                     configuration: .init(http1: .init(httpDecoderConfiguration: decoder), ws: webSocket),
                     shouldUpgrade: shouldUpgrade),
                 configuration: connections, maxBodyBytes: maxBodyBytes, registry: registry)
+            // What `HTTPServerBuilder.tls(_:tlsConfiguration:)` builds, without its `throws`
+            // at the call site: the configuration was already checked by `TLSSettings`.
+            guard let tls else { return channel }
+            return try TLSChannel(channel, tlsConfiguration: tls)
         }
     }
 }

@@ -44,7 +44,24 @@ extension SQLiteTransaction {
         }
     }
 
+    func removeSyncLog(of model: String?) throws {
+        if let model {
+            try db.execute(sql: "DELETE FROM deltasync_delta WHERE model = ?", arguments: [model])
+            try db.execute(sql: "DELETE FROM deltasync_conflicts WHERE model = ?", arguments: [model])
+        } else {
+            try db.execute(sql: "DELETE FROM deltasync_delta")
+            try db.execute(sql: "DELETE FROM deltasync_conflicts")
+        }
+    }
+
     // MARK: - Reading
+
+    func changeClock() throws -> Int {
+        guard let last = try Int.fetchOne(db.cachedStatement(sql: SyncLogTables.clockSQL)) else {
+            throw AppSyncError(.internalFailure, "The change clock row is missing from \(SyncLogTables.clock). Reopen the store to recreate it.")
+        }
+        return last
+    }
 
     /// Reads up to `limit + 1` rows of the (model, changedAt, seq) index from the later of
     /// `since` and the cursor: the first `limit` make the page, the extra one only tells whether

@@ -1,0 +1,53 @@
+import ArgumentParser
+import AsyncHTTPClient
+import DeltaSyncCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// How the commands that talk to a running server's fixture API (`config`, `export`, `import`)
+/// reach it: its URL and admin key, from flags or from the environment `deltasync exec` sets.
+struct FixtureConnection: ParsableArguments {
+    @Option(help: "The server's GraphQL URL. Default: $DELTASYNC_URL, else http://127.0.0.1:20002/graphql.")
+    var url: String?
+
+    @Option(name: .customLong("admin-key"), help: "The server's admin key. Default: $DELTASYNC_ADMIN_KEY.")
+    var adminKey: String?
+
+    var graphQLURL: String {
+        url ?? ProcessInfo.processInfo.environment["DELTASYNC_URL"] ?? "http://127.0.0.1:20002/graphql"
+    }
+
+    /// `/admin/...` on the server of ``graphQLURL``.
+    func adminURL(_ path: String) -> String {
+        var base = graphQLURL
+        if base.hasSuffix("/graphql") { base.removeLast("/graphql".count) }
+        return base + "/admin/" + path
+    }
+
+    /// Sends one fixture API request; returns the answer's body, or throws its error message.
+    func send(_ method: HTTPMethod, _ path: String, body: String? = nil) async throws -> String {
+        guard let key = adminKey ?? ProcessInfo.processInfo.environment["DELTASYNC_ADMIN_KEY"] else {
+            throw FixtureFileFailure(message: "Give the server's admin key: --admin-key, or DELTASYNC_ADMIN_KEY (deltasync exec sets it).")
+        }
+        var request = HTTPClientRequest(url: adminURL(path))
+        request.method = method
+        request.headers.add(name: "x-deltasync-admin-key", value: key)
+        if let body {
+            request.headers.add(name: "content-type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        } catch {
+            throw FixtureFileFailure(message: "Cannot reach \(adminURL(path)): \(error). Is the server running?")
+        }
+        let text = String(buffer: try await response.body.collect(upTo: 1 << 30))
+        guard response.status == .ok || response.status == .created else {
+            let message = (try? JSONValue(parsing: text))?["errors"][0]["message"].stringValue ?? text
+            throw FixtureFileFailure(message: "\(adminURL(path)) answered \(response.status.code): \(message)")
+        }
+        return text
+    }
+}

@@ -1,0 +1,78 @@
+import DeltaSyncAuth
+import DeltaSyncCore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The most recent requests the server answered, newest last, for the fixture API's
+/// `/admin/requests` and the console: what ran, who sent it, how it ended, how long it took.
+final class RequestLog: Sendable {
+    struct Entry: Sendable, Equatable {
+        /// When the request arrived, epoch milliseconds of real time.
+        var at: Int
+        /// `query ListPosts` (or the root fields of an unnamed operation), `subscribe onCreatePost`, ...
+        var operation: String
+        var authMode: String?
+        /// `sub`/`username` for tokens, the role for IAM, `nil` for API keys.
+        var identity: String?
+        /// `ok`, or the error types the response carried.
+        var outcome: String
+        var durationMilliseconds: Double
+
+        var json: JSONValue {
+            [
+                "at": .string(AWSDateTimeFormat.string(fromMilliseconds: at)),
+                "operation": .string(operation),
+                "authMode": authMode.map(JSONValue.string) ?? .null,
+                "identity": identity.map(JSONValue.string) ?? .null,
+                "outcome": .string(outcome),
+                "durationMilliseconds": .double((durationMilliseconds * 1000).rounded() / 1000),
+            ]
+        }
+    }
+
+    private struct Ring {
+        var entries: [Entry] = []
+        var next = 0
+    }
+
+    let capacity: Int
+    private let ring = NIOLockedValueBox(Ring())
+
+    init(capacity: Int = 500) {
+        self.capacity = capacity
+    }
+
+    func append(_ entry: Entry) {
+        ring.withLockedValue { ring in
+            if ring.entries.count < capacity {
+                ring.entries.append(entry)
+            } else {
+                ring.entries[ring.next] = entry
+                ring.next = (ring.next + 1) % capacity
+            }
+        }
+    }
+
+    /// Up to `limit` entries, newest first.
+    func recent(limit: Int) -> [Entry] {
+        let ordered = ring.withLockedValue { ring in Array(ring.entries[ring.next...] + ring.entries[..<ring.next]) }
+        return Array(ordered.reversed().prefix(limit))
+    }
+
+    func clear() {
+        ring.withLockedValue { $0 = Ring() }
+    }
+
+    /// How an identity is shown in the log.
+    static func describe(_ identity: Identity?) -> (mode: String?, who: String?) {
+        guard let identity else { return (nil, nil) }
+        let who: String?
+        switch identity.mode {
+        case .apiKey: who = nil
+        case .iam: who = identity.iamRole?.rawValue
+        case .lambda: who = identity.resolverContext.isEmpty ? nil : JSONValue.object(identity.resolverContext).jsonText
+        case .userPools, .oidc: who = identity.username ?? identity.sub
+        }
+        return (identity.mode.rawValue, who)
+    }
+}
