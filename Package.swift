@@ -335,6 +335,20 @@ let package = Package(
             exclude: ["schema.graphql"]
         ),
         .executableTarget(
+            name: "FixtureBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncServer",
+                "DeltaSyncStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/FixtureBenchmark"
+        ),
+        .executableTarget(
             name: "ClientBenchmark",
             dependencies: [
                 "BenchmarkSupport",

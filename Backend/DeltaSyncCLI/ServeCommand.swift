@@ -91,6 +91,9 @@ struct ServeOptions: ParsableArguments {
     @Flag(name: .customLong("no-admin"), help: "No fixture API under /admin/ (a shared staging server).")
     var noAdmin = false
 
+    @Flag(name: .customLong("no-metrics"), help: "No Prometheus metrics at /metrics.")
+    var noMetrics = false
+
     @Option(help: "A seed file to write before serving: {\"Post\": [{...}, ...]}, items with their metadata.")
     var seed: String?
 
@@ -157,6 +160,7 @@ struct ServeOptions: ParsableArguments {
         configuration.tombstoneTTL = tombstoneTTL.duration
         configuration.conflictHandler = conflictHandler?.kind
         configuration.fixtureAPI = !noAdmin
+        configuration.metrics = !noMetrics
         configuration.adminKey = adminKey
         configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
         if let tlsCertificate, let tlsKey {

@@ -42,7 +42,8 @@ struct RealtimeConnection: Sendable {
     ///   (1009, 1007) rather than 1000.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, identity: Identity?) async throws {
         let endings = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingOldest(1))
-        let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit, logger: logger) {
+        let outbox = RealtimeOutbox(channel: channel, limit: configuration.outboundQueueLimit, logger: logger) { [registry] in
+            registry.countDropped()
             endings.continuation.yield(.overflowed)
         }
         let subscriptions = Subscriptions()

@@ -16,7 +16,7 @@ package struct RealtimeEndpoint: Sendable {
     /// Authenticates the handshake (and, through ``SubscriptionStart``, every start).
     let authentication: RequestAuthentication
     let starts: SubscriptionStart
-    let registry: SubscriptionRegistry
+    package let registry: SubscriptionRegistry
     /// The open connections, for the fixture API.
     package let connections = RealtimeConnections()
     /// Takes a WebSocket into the HTTP port's connections, or throws the refusal the port

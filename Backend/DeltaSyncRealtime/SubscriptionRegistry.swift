@@ -25,6 +25,9 @@ package final class SubscriptionRegistry: Sendable {
         /// The last version delivered per item, with when; only recent ones matter, because
         /// out-of-order completions are close together.
         var delivered: [String: (version: Int, at: ContinuousClock.Instant)] = [:]
+        /// Events handed to subscribers, and events not delivered (too large, subscriber too slow).
+        var sent = 0
+        var dropped = 0
 
         /// The mutation's delivery plan, `nil` when nobody subscribes to it.
         mutating func plan(for mutation: String) -> DeliveryPlan? {
@@ -70,6 +73,29 @@ package final class SubscriptionRegistry: Sendable {
         }
     }
 
+    /// Events delivered to subscribers and events dropped, since the start (for metrics).
+    package var eventCounts: (sent: Int, dropped: Int) {
+        state.withLockedValue { ($0.sent, $0.dropped) }
+    }
+
+    /// Started subscriptions, over every connection.
+    package var subscriptionCount: Int {
+        state.withLockedValue { state in
+            var ids = Set<ObjectIdentifier>()
+            for connections in state.byMutation.values {
+                for connection in connections.values {
+                    for subscription in connection.subscriptions.values { ids.insert(ObjectIdentifier(subscription)) }
+                }
+            }
+            return ids.count
+        }
+    }
+
+    /// Counts an event a slow subscriber's full queue dropped.
+    func countDropped() {
+        state.withLockedValue { $0.dropped += 1 }
+    }
+
     /// How many connections a mutation would reach.
     func count(for mutation: String) -> Int {
         state.withLockedValue { $0.byMutation[mutation]?.count ?? 0 }
@@ -89,9 +115,11 @@ package final class SubscriptionRegistry: Sendable {
                 state.delivered[key] = (version, now)
             }
             guard let plan = state.plan(for: event.mutation) else { return }
+            state.sent += 1
             let payloads = plan.eventPlans.map { eventPlan -> [UInt8]? in
                 var payload = eventPlan.payload(for: event.data)
                 guard payload.count <= maxEventBytes else {
+                    state.dropped += 1
                     logger.warning(
                         "event not delivered: larger than the realtime limit",
                         metadata: ["mutation": "\(event.mutation)", "bytes": "\(payload.count)", "limit": "\(maxEventBytes)"])

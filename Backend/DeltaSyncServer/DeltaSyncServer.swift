@@ -47,6 +47,8 @@ public struct DeltaSyncServer: Sendable {
     let store: any ItemStore
     let expiry: ExpiryService
     let connections: ConnectionRegistry
+    /// `nil` when ``ServerConfiguration/metrics`` is off.
+    let metrics: ServerMetrics?
     /// Reset, seed, snapshots, the clock, faults and what is connected, for tests.
     public let fixture: Fixture
     /// The key of the fixture API (`x-deltasync-admin-key`): configured or generated; `nil`
@@ -91,6 +93,9 @@ public struct DeltaSyncServer: Sendable {
         environment.filterLimits = configuration.filterLimits
         environment.maxPageSize = configuration.maxPageSize
         environment.fieldAuthorization = configuration.fieldAuthorization
+        let metrics = configuration.metrics ? ServerMetrics() : nil
+        self.metrics = metrics
+        environment.metrics = metrics
         // Without the fixture API nothing can add a fault: mutations skip the check.
         if configuration.fixtureAPI { environment.faults = faults }
         let modes = configuration.authModes ?? project.authModes
@@ -223,8 +228,18 @@ public struct DeltaSyncServer: Sendable {
         }
         let authentication = HTTPAuthentication(authentication: authentication, policy: policy)
         let fixture = configuration.fixtureAPI ? self.fixture : nil
-        GraphQLRoutes(executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes, fixture: fixture)
-            .add(to: router)
+        GraphQLRoutes(
+            executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes, fixture: fixture,
+            metrics: metrics
+        ).add(to: router)
+        if let metrics {
+            let realtime = self.realtime
+            router.get("metrics") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(realtime: realtime))))
+            }
+        }
         if let adminKey {
             let (modes, apiKey, scheme) = (authModes, self.apiKey, tls == nil ? "http" : "https")
             AdminRoutes(

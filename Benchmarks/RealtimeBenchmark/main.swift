@@ -47,6 +47,8 @@ final class ServerProcess: Sendable {
             "serve", "--schema", schema, "--in-memory", "--port", "0", "--api-key", apiKey,
             "--log-level", "error",
         ] + extraArguments
+            // More serve flags for comparisons, e.g. DELTASYNC_BENCH_SERVE_ARGS=--no-metrics.
+            + (ProcessInfo.processInfo.environment["DELTASYNC_BENCH_SERVE_ARGS"]?.split(separator: " ").map(String.init) ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -250,6 +250,8 @@ struct MutationResolvers: Sendable {
             model: model.name, key: key, mutation: field.name, incomingVersion: sent,
             storedVersion: existing["_version"]?.intValue ?? 0, handler: handler.rawValue, outcome: outcome,
             resultVersion: resultVersion, at: environment.nowMilliseconds)
+        // `error: <reason>` outcomes count as one label value, whatever the reason.
+        environment.metrics?.conflict(handler: handler.rawValue, outcome: outcome.hasPrefix("error") ? "error" : outcome)
         // The log is for debugging: failing to write it must not fail the client's mutation.
         _ = try? await environment.store.write { tx in try tx.recordConflict(record) }
     }

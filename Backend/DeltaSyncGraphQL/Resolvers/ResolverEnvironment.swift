@@ -27,6 +27,8 @@ package struct ResolverEnvironment: Sendable {
     package var policy: AuthorizationPolicy?
     /// Failures the fixture API injects into mutations; `nil` runs every mutation normally.
     package var faults: (any MutationFaults)?
+    /// Conflicts and sync pages counted for the server's metrics; `nil` counts nothing.
+    package var metrics: (any SyncMetrics)?
 
     package init(
         schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,

@@ -81,6 +81,14 @@ struct SyncResolvers: Sendable {
                 "scanned": "\(page.end.scanned)",
             ])
 
+        if let metrics = environment.metrics {
+            let count: Int
+            switch page.items {
+            case .objects(let objects): count = objects.count
+            case .projected(let array): count = array.count
+            }
+            metrics.syncPage(source: useDelta ? "delta" : "base", items: count)
+        }
         var connection = Connection(items: page.items, startedAt: startedAt)
         if let last = page.end.lastEvaluated {
             connection.nextToken = environment.tokens.encode(

@@ -106,6 +106,12 @@ public struct ServerConfiguration: Sendable {
     /// lets every caller read every field. Authorization (`@auth`) builds on this hook.
     package var fieldAuthorization: (any FieldAuthorization)?
 
+    // MARK: - Operations
+
+    /// Serve Prometheus metrics at `/metrics` (requests, latency, conflicts, sync pages,
+    /// realtime connections and events). Default `true`.
+    public var metrics = true
+
     // MARK: - Fixture API
 
     /// Serve the fixture API under `/admin/` (reset, seed, snapshots, clock, faults,

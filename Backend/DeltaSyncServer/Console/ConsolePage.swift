@@ -136,8 +136,8 @@ a.type-link:hover { text-decoration: underline; }
 .kv dt { color: var(--muted); } .kv dd { margin: 0; font-variant-numeric: tabular-nums; }
 .content { display: flex; flex-direction: column; min-height: 0; }
 .subtabs { display: flex; gap: 4px; border-bottom: 1px solid var(--border); padding: 0 8px; flex: none; }
-.subtabs button { background: none; border: 0; border-bottom: 2px solid transparent; padding: 9px 10px 7px; cursor: pointer; color: var(--muted); font-weight: 600; font-size: 13px; display: flex; gap: 6px; align-items: center; }
-.subtabs button[aria-selected="true"] { color: var(--text); border-bottom-color: var(--accent); }
+.subtabs > button { background: none; border: 0; border-bottom: 2px solid transparent; padding: 9px 10px 7px; cursor: pointer; color: var(--muted); font-weight: 600; font-size: 13px; display: flex; gap: 6px; align-items: center; }
+.subtabs > button[aria-selected="true"] { color: var(--text); border-bottom-color: var(--accent); }
 .subtabs .spacer { flex: 1; }
 .refresh-bar { display: flex; align-items: center; gap: 10px; font-size: 12px; color: var(--muted); }
 .panel { display: none; flex: 1; min-height: 0; overflow: auto; }
@@ -145,7 +145,7 @@ a.type-link:hover { text-decoration: underline; }
 .panel-head { display: flex; align-items: center; gap: 10px; padding: 10px 12px; flex-wrap: wrap; }
 .panel-head h3 { margin: 0; font-size: 14px; }
 table.data { width: 100%; border-collapse: collapse; font-size: 12.5px; }
-table.data th { position: sticky; top: 0; background: #f7f9fb; text-align: left; font-weight: 600; color: var(--muted); font-size: 11.5px; text-transform: uppercase; letter-spacing: .4px; padding: 6px 10px; border-bottom: 1px solid var(--border); white-space: nowrap; z-index: 1; }
+table.data th { position: sticky; top: 0; background: #f7f9fb; text-align: left; font-weight: 600; color: var(--muted); font-size: 11.5px; text-transform: uppercase; letter-spacing: .4px; padding: 6px 10px; border-bottom: 1px solid var(--border); z-index: 1; vertical-align: bottom; }
 table.data td { padding: 6px 10px; border-bottom: 1px solid #edf0f4; vertical-align: top; }
 table.data tr:hover td { background: #fafbfd; }
 table.data td.num { font-variant-numeric: tabular-nums; font-family: var(--mono); font-size: 12px; }
@@ -153,7 +153,9 @@ table.data td.time { font-family: var(--mono); font-size: 12px; white-space: now
 table.data tr.tombstone td { background: #fbf6f6; color: #8a6a6a; }
 table.data tr.tombstone td.key { text-decoration: line-through; text-decoration-color: #c98d8d; }
 td.key { font-family: var(--mono); font-size: 12px; font-weight: 600; white-space: nowrap; }
-details.json summary { cursor: pointer; font-family: var(--mono); font-size: 12px; color: #3b4a5e; list-style: none; max-width: 560px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+td.key.wrap { white-space: normal; word-break: break-all; min-width: 120px; max-width: 190px; }
+td.json-cell { width: 100%; max-width: 0; }
+details.json summary { cursor: pointer; font-family: var(--mono); font-size: 12px; color: #3b4a5e; list-style: none; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 details.json summary::-webkit-details-marker { display: none; }
 details.json[open] summary { color: var(--muted); }
 details.json pre { margin: 6px 0 0; padding: 8px; background: #f6f8fa; border-radius: 5px; max-height: 320px; overflow: auto; }
@@ -246,8 +248,11 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
             <button id="clock-real" data-testid="clock-real" class="btn">Real time</button>
           </div>
           <div class="row">
-            <input id="clock-advance-by" data-testid="clock-advance-by" class="field" style="width:90px" placeholder="30m" title="500ms, 90s, 30m, 2h, 1d or milliseconds">
+            <input id="clock-advance-by" data-testid="clock-advance-by" class="field" style="flex:1" placeholder="30m" title="500ms, 90s, 30m, 2h, 1d or milliseconds">
             <button id="clock-advance" data-testid="clock-advance" class="btn">Advance</button>
+          </div>
+          <div class="row">
+            <span class="hint">Advance by</span>
             <button class="btn small" data-advance="1m">+1m</button>
             <button class="btn small" data-advance="1h">+1h</button>
             <button class="btn small" data-advance="1d">+1d</button>
@@ -941,7 +946,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
   function itemParts(model, item) {
     const key = keyFields(model, item);
     const rest = {};
-    for (const [name, value] of Object.entries(item)) if (!key.includes(name) && !META.includes(name)) rest[name] = value;
+    for (const [name, value] of Object.entries(item)) if (!key.includes(name) && !META.includes(name) && name !== '__typename') rest[name] = value;
     return { keyText: key.map((k) => compact(item[k])).join(' / '), rest };
   }
 
@@ -953,7 +958,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
       const deleted = item._deleted === true;
       return h('tr', { 'data-testid': 'item-row', 'data-id': item.id ?? keyText, class: deleted ? 'tombstone' : '' },
         h('td', { class: 'key', 'data-field': 'key', text: keyText }),
-        h('td', { 'data-field': 'fields' }, jsonDetails(item, compact(rest))),
+        h('td', { class: 'json-cell', 'data-field': 'fields' }, jsonDetails(item, compact(rest))),
         h('td', { class: 'num', 'data-field': '_version', text: String(item._version ?? '') }),
         h('td', { 'data-field': '_deleted' }, deleted ? h('span', { class: 'badge bad', 'data-testid': 'tombstone', text: 'tombstone' }) : h('span', { class: 'hint', text: 'false' })),
         timeCell(item._lastChangedAt, '_lastChangedAt'),
@@ -978,7 +983,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
         h('td', { class: 'key', text: keyText }),
         h('td', { class: 'num', 'data-field': '_version', text: String(item._version ?? '') }),
         h('td', {}, deleted ? h('span', { class: 'badge bad', text: 'delete' }) : h('span', { class: 'badge info', text: item._version === 1 ? 'create' : 'update' })),
-        h('td', {}, jsonDetails(item, compact(rest))));
+        h('td', { class: 'json-cell', 'data-field': 'item' }, jsonDetails(item, compact(rest))));
     });
     renderData($('#deltas'), [model, Boolean(schema), page], table(['changedAt', 'key', '_version', 'change', 'item'], rows, `No ${model} changes in the delta log.`));
   }
@@ -987,14 +992,14 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
     const rows = (page.conflicts || []).map((c) => h('tr', { 'data-testid': 'conflict-row' },
       timeCell(c.at, 'at'),
       h('td', { text: c.model }),
-      h('td', { class: 'key', text: c.key && typeof c.key === 'object' ? Object.values(c.key).map(compact).join(' / ') : compact(c.key) }),
+      h('td', { class: 'key wrap', text: c.key && typeof c.key === 'object' ? Object.values(c.key).map(compact).join(' / ') : compact(c.key) }),
       h('td', { class: 'mono', text: c.mutation }),
       h('td', { class: 'num', 'data-field': 'incomingVersion', text: String(c.incomingVersion ?? '') }),
       h('td', { class: 'num', 'data-field': 'storedVersion', text: String(c.storedVersion ?? '') }),
-      h('td', { text: c.handler }),
       h('td', { 'data-field': 'outcome' }, outcomeBadge(c.outcome)),
-      h('td', { class: 'num', 'data-field': 'resultVersion', text: c.resultVersion == null ? '—' : String(c.resultVersion) })));
-    renderData($('#conflicts'), page, table(['at', 'model', 'key', 'mutation', 'incoming _version', 'stored _version', 'handler', 'outcome', 'result _version'],
+      h('td', { class: 'num', 'data-field': 'resultVersion', text: c.resultVersion == null ? '—' : String(c.resultVersion) }),
+      h('td', { 'data-field': 'handler', text: c.handler })));
+    renderData($('#conflicts'), page, table(['at', 'model', 'key', 'mutation', 'incoming _version', 'stored _version', 'outcome', 'result _version', 'handler'],
       rows, 'No conflicts: every mutation carried the stored _version.'));
   }
 

@@ -29,7 +29,7 @@ public final class Fixture: Sendable {
     let tombstoneTTL: Int
     let executor: RequestExecutor
     let expiry: ExpiryService
-    let connections: RealtimeConnections
+    package let connections: RealtimeConnections
 
     init(
         clock: FixtureClock, store: any ItemStore, schema: AmplifySchema, tombstoneTTL: Int, executor: RequestExecutor,

@@ -13,6 +13,8 @@ struct GraphQLRoutes: Sendable {
     let maxBodyBytes: Int
     /// Delays to inject and the request log to write; `nil` without the fixture API.
     let fixture: Fixture?
+    /// Requests counted and timed; `nil` with metrics off.
+    let metrics: ServerMetrics?
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("graphql") { request, _ in try await post(request) }
@@ -59,7 +61,7 @@ struct GraphQLRoutes: Sendable {
         }
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
         let data = await executor.execute(graphQLRequest, explain: explain, caller: caller)
-        if let fixture { log(graphQLRequest, identity: identity, response: data, started: started, in: fixture.requests) }
+        if fixture != nil || metrics != nil { record(graphQLRequest, identity: identity, response: data, started: started) }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=UTF-8"],
@@ -69,25 +71,31 @@ struct GraphQLRoutes: Sendable {
 
     // MARK: - Request log
 
-    private func log(_ request: OperationRequest, identity: Identity, response: [UInt8], started: ContinuousClock.Instant, in log: RequestLog) {
+    /// Writes the request log entry and the metrics of one answered request.
+    private func record(_ request: OperationRequest, identity: Identity, response: [UInt8], started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
+        let operation = operation(request)
+        let outcome = Self.outcome(response)
+        metrics?.request(operation: operation.rootFields, outcome: outcome == "ok" ? "ok" : "error", duration: elapsed)
+        guard let log = fixture?.requests else { return }
         let (mode, who) = RequestLog.describe(identity)
         log.append(RequestLog.Entry(
-            at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: operation(request), authMode: mode, identity: who,
-            outcome: Self.outcome(response),
+            at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: operation.description, authMode: mode, identity: who,
+            outcome: outcome,
             durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
     }
 
-    /// `mutation CreatePost`, or the root fields of an unnamed operation (`query { listPosts }`).
-    private func operation(_ request: OperationRequest) -> String {
-        guard case .success(let document) = executor.document(request.query) else { return "(invalid document)" }
+    /// `mutation CreatePost` (or `query { listPosts }` unnamed) for the log; the root fields
+    /// (`createPost`), a label of bounded variety, for metrics.
+    private func operation(_ request: OperationRequest) -> (description: String, rootFields: String) {
+        guard case .success(let document) = executor.document(request.query) else { return ("(invalid document)", "invalid") }
         let operations = document.definitions.compactMap { $0 as? OperationDefinition }
         guard let operation = operations.first(where: { request.operationName == nil || $0.name?.value == request.operationName }) else {
-            return request.operationName ?? "(no operation)"
+            return (request.operationName ?? "(no operation)", "invalid")
         }
-        let fields = operation.selectionSet.selections.compactMap { ($0 as? GraphQL.Field)?.name.value }
-        let name = operation.name?.value ?? "{ \(fields.joined(separator: " ")) }"
-        return "\(operation.operation.rawValue) \(name)"
+        let fields = operation.selectionSet.selections.compactMap { ($0 as? GraphQL.Field)?.name.value }.joined(separator: " ")
+        let name = operation.name?.value ?? "{ \(fields) }"
+        return ("\(operation.operation.rawValue) \(name)", fields.isEmpty ? "none" : fields)
     }
 
     /// `ok`, or the `errorType`s of the response's errors.

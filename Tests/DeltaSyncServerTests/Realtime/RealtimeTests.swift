@@ -17,7 +17,7 @@ import Testing
         let server = try TestServer(configure: configure).server
         let running = try await server.start()
         do {
-            try await body(Live(running: running))
+            try await body(Live(running: running, server: server))
         } catch {
             await running.stop()
             throw error
@@ -27,6 +27,7 @@ import Testing
 
     struct Live {
         let running: RunningServer
+        let server: DeltaSyncServer
         var wsURL: String { "ws://127.0.0.1:\(running.port)/graphql" }
 
         func client(path: String = "/graphql", query: String = "", headers: HTTPFields? = nil, extraProtocols: [String] = [], reads: Bool = true)
@@ -217,7 +218,7 @@ import Testing
         let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: "schema.graphql"), schemaFiles: [])
         let server = try TestServer(project: project).server
         let running = try await server.start()
-        let live = Live(running: running)
+        let live = Live(running: running, server: server)
         let client = try await live.connected()
         client.start(id: "b1", query: "subscription { onBlogPost(blogID: \"b1\") { id blogID title body } }")
         _ = try await client.next("start_ack")

@@ -1,0 +1,144 @@
+// Fixture API and metrics benchmarks (issue #21), each beside a same-run baseline:
+//   1. reset of a file database holding 100,000 items (and their 100,000 delta log entries),
+//      beside raw SQLite inserting the same 100,000 rows in one transaction (target: < 1 s);
+//   2. import of a snapshot of those 100,000 items and deltas, from its JSON text (parsed,
+//      checked, written in one transaction), beside the same raw inserts (target: < 1 s);
+//   3. creates over HTTP with Prometheus metrics on, alternating in rounds with a server with
+//      metrics off (target: within 3%).
+//
+//   swift run -c release FixtureBenchmark [items] [creates-per-round]
+import AsyncHTTPClient
+import BenchmarkSupport
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncServer
+import DeltaSyncStorage
+import Foundation
+import GRDB
+import NIOCore
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let itemCount = arguments.first ?? 100_000
+let createsPerRound = arguments.dropFirst().first ?? 4_000
+let rounds = 4
+let connections = 16
+let project = try AmplifyProject.load(schemaFile: BenchmarkSupport.exampleSchemaFile)
+let folder = BenchmarkSupport.scratchFolder("fixturebench")
+defer { try? FileManager.default.removeItem(at: folder) }
+
+/// Unbuffered, so a run that is stopped still shows what it measured.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+func row(_ name: String, _ value: String) { say(name.padding(toLength: 66, withPad: " ", startingAt: 0) + value) }
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+func server(_ name: String, metrics: Bool) throws -> DeltaSyncServer {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.apiKey = "da2-fixturebench"
+    configuration.storage = .file(folder.appendingPathComponent("\(name).sqlite").path)
+    configuration.dataDirectory = folder.path
+    configuration.metrics = metrics
+    return try DeltaSyncServer(project: project, configuration: configuration)
+}
+
+// MARK: - Baseline: the same rows inserted raw, one transaction
+
+let posts = (0..<itemCount).map { n -> Item in
+    [
+        "id": .string("post-\(n)"), "blogID": "blog-1", "title": .string("Post \(n)"), "status": "DRAFT", "rating": .int(n % 5),
+        "_version": 1, "_lastChangedAt": .int(1_700_000_000_000 + n),
+    ]
+}
+let seed = JSONValue.object(["Post": .array(posts.map(JSONValue.object))]).jsonText
+
+let baselinePath = folder.appendingPathComponent("baseline.sqlite").path
+_ = try SQLiteItemStore(location: .file(baselinePath), schema: project.schema)
+let pool = try DatabasePool(path: baselinePath)
+let baselineSeconds = try await BenchmarkSupport.seconds {
+    try await pool.write { db in
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO "Post" (id, blogID, title, status, rating, createdAt, updatedAt, __typename, _version, _lastChangedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for n in 0..<itemCount {
+            try insert.execute(arguments: [
+                "post-\(n)", "blog-1", "Post \(n)", "DRAFT", n % 5, "2024-01-01T00:00:00.000Z", "2024-01-01T00:00:00.000Z", "Post", 1,
+                1_700_000_000_000 + n,
+            ])
+        }
+    }
+}
+row("baseline: raw SQLite, \(itemCount) rows in one transaction", String(format: "%.3f s", baselineSeconds))
+
+// MARK: - 1. Reset
+
+let fixtureServer = try server("fixture", metrics: true)
+let fixture = fixtureServer.fixture
+let seedSeconds = try await BenchmarkSupport.seconds { try await fixture.seed(seed) }
+row("(seed of \(itemCount) items with their deltas, from JSON)", String(format: "%.3f s", seedSeconds))
+let snapshotText = try await fixture.snapshot().json.jsonText
+let resetSeconds = try await BenchmarkSupport.seconds { try await fixture.reset() }
+row("1. reset of \(itemCount) items and \(itemCount) deltas (target < 1 s)", String(format: "%.3f s", resetSeconds))
+
+// MARK: - 2. Import
+
+var importSeconds: [Double] = []
+for _ in 0..<3 {
+    importSeconds.append(try await BenchmarkSupport.seconds { try await fixture.restore(snapshotText) })
+}
+let restored = try await fixture.snapshot()
+guard restored.models["Post"]?.items.count == itemCount, restored.models["Post"]?.deltas.count == itemCount else {
+    fatalError("the import did not restore \(itemCount) items and deltas")
+}
+row(
+    "2. import of a \(snapshotText.utf8.count / 1_000_000) MB snapshot, \(itemCount) items + deltas (target < 1 s)",
+    String(format: "%.3f s (median of 3; %.3f .. %.3f)", median(importSeconds), importSeconds.min()!, importSeconds.max()!))
+
+// MARK: - 3. Metrics on and off
+
+var clientConfiguration = HTTPClient.Configuration()
+clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+
+func creates(_ url: String, round: Int, tag: String) async throws -> Double {
+    let perConnection = createsPerRound / connections
+    return try await BenchmarkSupport.seconds {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for c in 0..<connections {
+                group.addTask {
+                    for n in 0..<perConnection {
+                        var request = HTTPClientRequest(url: url)
+                        request.method = .POST
+                        request.headers.add(name: "content-type", value: "application/json")
+                        request.headers.add(name: "x-api-key", value: "da2-fixturebench")
+                        let body = #"{"query":"mutation { createPost(input: {blogID: \"b\", title: \"\#(tag)-\#(round)-\#(c)-\#(n)\"}) { id _version } }"}"#
+                        request.body = .bytes(ByteBuffer(string: body))
+                        let response = try await client.execute(request, timeout: .seconds(60))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
+
+let on = try await server("on", metrics: true).start()
+let off = try await server("off", metrics: false).start()
+var rates: (on: [Double], off: [Double]) = ([], [])
+_ = try await creates(on.graphQLURL, round: -1, tag: "warm-on")
+_ = try await creates(off.graphQLURL, round: -1, tag: "warm-off")
+for round in 0..<rounds {
+    // Alternating which goes first, so drift in the machine's speed falls on both.
+    let order = round % 2 == 0 ? [true, false] : [false, true]
+    for metrics in order {
+        let seconds = try await creates(metrics ? on.graphQLURL : off.graphQLURL, round: round, tag: metrics ? "on" : "off")
+        let rate = Double(createsPerRound) / seconds
+        if metrics { rates.on.append(rate) } else { rates.off.append(rate) }
+    }
+}
+row("3. creates/s, metrics off (median of \(rounds) rounds)", String(format: "%.0f", median(rates.off)))
+row("   creates/s, metrics on", String(format: "%.0f  (%.1f%% of off)", median(rates.on), 100 * median(rates.on) / median(rates.off)))
+await on.stop()
+await off.stop()
+try await client.shutdown()
