@@ -33,6 +33,8 @@ public struct DeltaSyncTestServer: Sendable {
     public var port: Int { running.port }
     /// The server's data folder, where its development issuer keeps its key.
     public let dataDirectory: String
+    /// Reset, seed, snapshots, the clock and faults of this server (its fixture API in Swift).
+    public let fixture: Fixture
 
     /// Where test servers keep the development issuer's key unless a test sets another: one
     /// folder for every test server of a run, so tokens are signed with one key.
@@ -56,10 +58,11 @@ public struct DeltaSyncTestServer: Sendable {
         configuration.apiKey = defaultAPIKey
         configuration.dataDirectory = defaultDataDirectory
         configure(&configuration)
-        let running = try await DeltaSyncServer(project: project, configuration: configuration).start()
+        let server = try DeltaSyncServer(project: project, configuration: configuration)
+        let running = try await server.start()
         let result: T
         do {
-            result = try await body(DeltaSyncTestServer(running: running, dataDirectory: configuration.dataDirectory))
+            result = try await body(DeltaSyncTestServer(running: running, dataDirectory: configuration.dataDirectory, fixture: server.fixture))
         } catch {
             await running.stop()
             throw error

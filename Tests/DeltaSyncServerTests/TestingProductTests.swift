@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncTesting
+import Foundation
 import Testing
 
 /// The `DeltaSyncTesting` product as an app's tests use it: a server from a schema's text, a
@@ -49,5 +50,16 @@ import Testing
             try await waiter.wait(for: "a 3", timeout: .milliseconds(50)) { $0 == 3 }
         }
         continuation.finish()
+    }
+
+    @Test func aTestServersFixtureSeedsAndMovesTheClock() async throws {
+        try await DeltaSyncTestServer.withServer(schema: "type Todo @model { id: ID! name: String! }") { server in
+            try await server.fixture.seed(#"{"Todo": [{"id": "t1", "name": "seeded", "_version": 5}]}"#)
+            let read = try await server.graphQL("query { getTodo(id: \"t1\") { name _version } }")
+            #expect(read["data"]["getTodo"] == ["name": "seeded", "_version": 5])
+            server.fixture.clock.set(to: Date(timeIntervalSince1970: 2_000_000_000))
+            let created = try await server.graphQL("mutation { createTodo(input: {name: \"n\"}) { createdAt } }")
+            #expect(created["data"]["createTodo"]["createdAt"] == "2033-05-18T03:33:20.000Z")
+        }
     }
 }
