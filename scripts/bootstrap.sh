@@ -5,6 +5,9 @@ set -euo pipefail
 missing=()
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 python3 -c "import venv, ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
+# The console's browser tests: a headless Chromium driven through chromedriver.
+dpkg -s chromium >/dev/null 2>&1 || missing+=(chromium)
+dpkg -s chromium-driver >/dev/null 2>&1 || missing+=(chromium-driver)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"

@@ -11,18 +11,25 @@ python3 scripts/check-imports.py
 echo "== the client's documentation: every public declaration, every example current"
 python3 scripts/check-doc-comments.py
 python3 scripts/check-doc-examples.py --check
+echo "== the console page embedded in the binary is current"
+python3 scripts/embed-console.py --check
 echo "== swift build"
 swift build --build-tests --explicit-target-dependency-import-check error
 echo "== swift test"
 swift test --skip-build
 echo "== a local-only app links no networking"
 bash scripts/check-local-store-links.sh
+echo "== the server staged as the container image stages it (docker/Dockerfile runs the same script)"
+bash scripts/build-server.sh .build/staged
+python3 scripts/check-docker.py
 
 echo "== python gql end-to-end"
 VENV=.build/venv
-if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import gql, botocore" 2>/dev/null; then
+if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import gql, botocore, selenium" 2>/dev/null; then
   python3 -m venv "$VENV"
-  # botocore signs gql's IAM requests (SigV4), as it does against AppSync.
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "gql[aiohttp,websockets]==4.4.0" "botocore>=1.35,<2" "pytest>=8"
+  # botocore signs gql's IAM requests (SigV4), as it does against AppSync; selenium drives
+  # the Debian chromium through chromedriver for the console's tests.
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "gql[aiohttp,websockets]==4.4.0" "botocore>=1.35,<2" "pytest>=8" "selenium==4.51.0"
 fi
-DELTASYNC_BIN="$(swift build --show-bin-path)/deltasync" "$VENV/bin/pytest" -q Tests/e2e
+# The staged server: what the image holds, run as Tests/e2e/test_container.py runs the image's command.
+DELTASYNC_BIN="$PWD/.build/staged/deltasync" "$VENV/bin/pytest" -q Tests/e2e

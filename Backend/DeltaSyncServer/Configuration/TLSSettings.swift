@@ -20,6 +20,7 @@ public struct TLSSettings: Sendable, Equatable {
     /// (`serve --tls-key`). Keep it readable by the server's user only.
     public var privateKeyPath: String
 
+    /// Names the two PEM files; they are read when a ``DeltaSyncServer`` is created with them.
     public init(certificateChainPath: String, privateKeyPath: String) {
         self.certificateChainPath = certificateChainPath
         self.privateKeyPath = privateKeyPath
@@ -91,10 +92,14 @@ public struct TLSSettingsError: Error, CustomStringConvertible, Sendable, Equata
         }
     }
 
+    /// Which file: the certificate chain or the key.
     public let file: File
+    /// The file's path as configured.
     public let path: String
+    /// What is wrong with it: missing, unreadable, not PEM, not the certificate's key.
     public let reason: String
 
+    /// `cannot use PATH as the TLS private key (--tls-key): REASON. ...`
     public var description: String {
         let what = file == .certificateChain ? "TLS certificate chain" : "TLS private key"
         return "cannot use \(path) as the \(what) (\(file.flag)): \(reason). "

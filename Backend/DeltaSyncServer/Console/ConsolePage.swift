@@ -72,6 +72,7 @@ main { flex: 1; min-height: 0; display: flex; flex-direction: column; }
 .btn.small { padding: 2px 8px; font-size: 12px; }
 .hint { color: var(--muted); font-size: 12px; }
 .badge { display: inline-block; border-radius: 10px; padding: 0 7px; font-size: 11.5px; font-weight: 600; background: #eef1f5; color: var(--muted); line-height: 18px; white-space: nowrap; }
+.badge:empty { display: none; }
 .badge.ok { background: var(--ok-soft); color: var(--ok); }
 .badge.warn { background: var(--warn-soft); color: var(--warn); }
 .badge.bad { background: var(--bad-soft); color: var(--bad); }
@@ -811,7 +812,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
     try { json = text ? JSON.parse(text) : {}; } catch { /* not JSON */ }
     if (!response.ok) {
       const message = json?.errors?.map((e) => e.message).join(' ');
-      if (response.status === 401) throw new AdminError(message || 'The admin key is missing or wrong: enter the key serve printed.');
+      if (response.status === 401) throw new AdminError(`${message || 'The admin key is missing or wrong.'} Enter the admin key serve printed (--admin-key sets it) in the header bar.`);
       if (response.status === 404 && !message) throw new AdminError('The fixture API is off (serve was started with --no-admin) or this server has none.');
       throw new AdminError(message || `HTTP ${response.status} from /admin/${path}`);
     }
@@ -866,7 +867,8 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
       $('#last-refresh').textContent = 'Updated ' + at.toLocaleTimeString();
       $('#last-refresh').dataset.at = String(at.getTime());
     } catch (error) {
-      banner.textContent = error.message;
+      const last = $('#last-refresh').dataset.at;
+      banner.textContent = error.message + (last ? ` What is shown was read at ${new Date(Number(last)).toLocaleTimeString()}.` : '');
       banner.classList.add('show');
       if (!(error instanceof AdminError)) console.error(error);
     }

@@ -64,11 +64,16 @@ public struct DevelopmentCertificate: Sendable {
     public let certificate: Certificate
     /// The names the server certificate is valid for, DNS names and IP addresses as given.
     public let names: [String]
+    /// Whether the authority was made now, found, or made to replace an unusable one.
     public let authorityOrigin: AuthorityOrigin
 
+    /// `directory/dev-ca.pem`: the certificate clients trust.
     public var authorityPath: String { Self.path(directory, Self.authorityFileName) }
+    /// `directory/dev-ca-key.pem`: the authority's key, mode 0600.
     public var authorityKeyPath: String { Self.path(directory, Self.authorityKeyFileName) }
+    /// `directory/dev-cert.pem`: what `serve --tls-cert` takes.
     public var certificatePath: String { Self.path(directory, Self.certificateFileName) }
+    /// `directory/dev-cert-key.pem`: what `serve --tls-key` takes, mode 0600.
     public var keyPath: String { Self.path(directory, Self.keyFileName) }
 
     /// The server certificate and key as ``ServerConfiguration/tls`` takes them.
@@ -307,6 +312,7 @@ public struct DevelopmentCertificate: Sendable {
 
 /// A development certificate that cannot be made: a bad name or a folder that cannot be written.
 public struct DevelopmentCertificateError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong and how to fix it.
     public let description: String
 
     init(_ description: String) {
