@@ -964,7 +964,8 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
         h('td', { class: 'num', 'data-field': '_version', text: String(item._version ?? '') }),
         h('td', { 'data-field': '_deleted' }, deleted ? h('span', { class: 'badge bad', 'data-testid': 'tombstone', text: 'tombstone' }) : h('span', { class: 'hint', text: 'false' })),
         timeCell(item._lastChangedAt, '_lastChangedAt'),
-        timeCell(item._ttl, '_ttl'));
+        // `_ttl` is epoch seconds (DynamoDB's TTL); the other times are milliseconds.
+        timeCell(typeof item._ttl === 'number' ? item._ttl * 1000 : item._ttl, '_ttl'));
     });
     renderData($('#items'), [model, Boolean(schema), inspector.itemsPage.length, page], table(['key', 'fields', '_version', '_deleted', '_lastChangedAt', '_ttl'], rows,
       inspector.itemsPage.length > 1 ? 'No more items.' : `No ${model} items stored.`));
