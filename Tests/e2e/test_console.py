@@ -282,6 +282,11 @@ def test_a_created_item_appears_in_the_inspector_then_its_tombstone(console):
                         "the deleted Blog was not marked as a tombstone")
     assert row["_version"] == "2"
     assert row["_deleted"] == "tombstone"
+    # Its _ttl (epoch seconds, as DynamoDB's TTL) is shown as the date it expires: the tombstone TTL (30 days) on.
+    ttl_seconds = int(row["value:_ttl"])
+    assert 29 * 86400 < ttl_seconds - changed_ms / 1000 <= 31 * 86400, ttl_seconds
+    expires = datetime.fromtimestamp(ttl_seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    assert expires in row["_ttl"], row["_ttl"]
     console.until(lambda: console.find('[data-testid="model-Blog"]').text.endswith("1 · 1 · 2"),
                   "the model list counts one item, one tombstone, two deltas")
     console.shot("2-tombstone")

@@ -425,10 +425,13 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
     try { return new Date(ms).toISOString(); } catch { return String(value); }
   }
 
-  /** A time cell: the ISO date, with the raw value (epoch ms) under it when it is a number. */
-  function timeCell(value, field) {
+  /**
+   * A time cell: the ISO date, with the raw value under it when it is a number. `unit` is the
+   * milliseconds in one of the value's units: 1 for epoch milliseconds, 1000 for epoch seconds.
+   */
+  function timeCell(value, field, unit = 1) {
     if (value === undefined || value === null) return h('td', { class: 'time', 'data-field': field }, '—');
-    const iso = isoOf(value);
+    const iso = isoOf(typeof value === 'number' ? value * unit : value);
     return h('td', { class: 'time', 'data-field': field, 'data-value': value, title: String(value) },
       iso, typeof value === 'number' ? h('span', { class: 'sub', text: String(value) }) : null);
   }
@@ -534,7 +537,7 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
 
   // MARK: - GraphQL explorer
 
-  const DEFAULT_DOCUMENT = '# Write an operation, or click a field of the schema for a template.\nquery {\n  __typename\n}\n';
+  const DEFAULT_DOCUMENT = '# Click a field in the schema for a template.\nquery {\n  __typename\n}\n';
 
   function parseJSONArea(selector, label) {
     const text = $(selector).value.trim();
@@ -965,7 +968,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
         h('td', { 'data-field': '_deleted' }, deleted ? h('span', { class: 'badge bad', 'data-testid': 'tombstone', text: 'tombstone' }) : h('span', { class: 'hint', text: 'false' })),
         timeCell(item._lastChangedAt, '_lastChangedAt'),
         // `_ttl` is epoch seconds (DynamoDB's TTL); the other times are milliseconds.
-        timeCell(typeof item._ttl === 'number' ? item._ttl * 1000 : item._ttl, '_ttl'));
+        timeCell(item._ttl, '_ttl', 1000));
     });
     renderData($('#items'), [model, Boolean(schema), inspector.itemsPage.length, page], table(['key', 'fields', '_version', '_deleted', '_lastChangedAt', '_ttl'], rows,
       inspector.itemsPage.length > 1 ? 'No more items.' : `No ${model} items stored.`));
