@@ -16,8 +16,6 @@ struct RealtimeConnection: Sendable {
     let registry: SubscriptionRegistry
     /// Where the connection is listed while it is open.
     let connections: RealtimeConnections
-    /// Asks the connection to close with 1001 when the server shuts down.
-    let drain: RealtimeDrain
     /// Closed directly when the subscriber stops reading: a write to it may never complete.
     let channel: any Channel
     let logger: Logger
@@ -47,15 +45,16 @@ struct RealtimeConnection: Sendable {
             endings.continuation.yield(.overflowed)
         }
         let subscriptions = Subscriptions()
-        let listed = connections.register(identity: identity, subscriptions: subscriptions) { drop in
-            endings.continuation.yield(.closedByFixture(drop: drop))
+        // Unregistered once the close frame is out, which is what a shutdown's drain waits for.
+        let listed = connections.register(identity: identity, subscriptions: subscriptions) { closing in
+            switch closing {
+            case .shutdown: endings.continuation.yield(.shuttingDown)
+            case .fixture(let drop): endings.continuation.yield(.closedByFixture(drop: drop))
+            }
         }
         defer { connections.unregister(listed) }
         let acknowledged = NIOLockedValueBox(false)
         var protocolViolation: (any Error)?
-        // Removed once the close frame is out, which is what the drain waits for.
-        let draining = drain.add { endings.continuation.yield(.shuttingDown) }
-        defer { drain.remove(draining) }
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 /// Closes every open realtime connection with 1001 (going away) when the server shuts down,
@@ -15,47 +14,12 @@ import ServiceLifecycle
 /// let group = ServiceGroup(configuration: .init(
 ///     services: [application, drain], gracefulShutdownSignals: [.sigterm], logger: logger))
 /// ```
-package final class RealtimeDrain: Service, Sendable {
-    private struct State {
-        var closers: [UInt64: @Sendable () -> Void] = [:]
-        var next: UInt64 = 0
-        var draining = false
-    }
-
+package struct RealtimeDrain: Service, Sendable {
     /// How long the drain waits for the connections to send their close frames: each one
     /// waits up to a second for its peer, then closes its socket.
     static let closeLimit: Duration = .seconds(3)
 
-    private let state = NIOLockedValueBox(State())
-    private let emptied = AsyncStream.makeStream(of: Void.self)
-
-    package init() {}
-
-    /// Takes in a connection; `close` asks it to close with 1001. Called at once when the
-    /// server is already draining.
-    ///
-    /// - Returns: what ``remove(_:)`` takes once the connection has sent its close frame.
-    func add(close: @escaping @Sendable () -> Void) -> UInt64 {
-        let (id, draining) = state.withLockedValue { state in
-            defer { state.next += 1 }
-            state.closers[state.next] = close
-            return (state.next, state.draining)
-        }
-        if draining { close() }
-        return id
-    }
-
-    /// The connection `id` has ended.
-    func remove(_ id: UInt64) {
-        let drained = state.withLockedValue { state in
-            state.closers[id] = nil
-            return state.draining && state.closers.isEmpty
-        }
-        if drained { emptied.continuation.finish() }
-    }
-
-    /// The number of open connections.
-    package var count: Int { state.withLockedValue { $0.closers.count } }
+    let connections: RealtimeConnections
 
     /// Waits for the group's graceful shutdown, then closes every connection and waits (up to
     /// ``closeLimit``) until each has sent its close frame. Cancellation ends it at once.
@@ -65,18 +29,6 @@ package final class RealtimeDrain: Service, Sendable {
         } catch {
             return
         }
-        let closers = state.withLockedValue { state in
-            state.draining = true
-            return Array(state.closers.values)
-        }
-        if closers.isEmpty { emptied.continuation.finish() }
-        for close in closers { close() }
-        let emptied = emptied.stream
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in emptied {} }
-            group.addTask { try? await Task.sleep(for: Self.closeLimit) }
-            await group.next()
-            group.cancelAll()
-        }
+        await connections.drain(limit: Self.closeLimit)
     }
 }

@@ -24,7 +24,7 @@ package struct RealtimeEndpoint: Sendable {
     let admit: @Sendable (any Channel) throws -> Void
     /// Closes the open connections with 1001 when the server shuts down: run it as a service
     /// after the HTTP application (see ``RealtimeDrain``).
-    package let drain = RealtimeDrain()
+    package var drain: RealtimeDrain { RealtimeDrain(connections: connections) }
     let logger: Logger
 
     package init(
@@ -63,8 +63,8 @@ package struct RealtimeEndpoint: Sendable {
             carried = .failure(error)
         }
         let connection = RealtimeConnection(
-            configuration: configuration, starts: starts, registry: registry, connections: connections, drain: drain,
-            channel: channel, logger: logger)
+            configuration: configuration, starts: starts, registry: registry, connections: connections, channel: channel,
+            logger: logger)
         let authentication = authentication
         return .upgrade(headers) { inbound, outbound, _ in
             // Authenticated once upgraded: verifying a token may wait (keys are loaded on first use).
