@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let adminKey = server.adminKey {
                 fixture = """
                       Admin key: \(adminKey)   (x-deltasync-admin-key: the fixture API under /admin/)
-                      Console:  \(http)://\(options.host):\(boundPort)/#apiKey=\(server.apiKey)&adminKey=\(adminKey)
+                      Console:  \(http)://\(options.host):\(boundPort)/#apiKey=\(Self.fragmentValue(server.apiKey))&adminKey=\(Self.fragmentValue(adminKey))
 
                     """
             }
@@ -44,6 +44,14 @@ struct ServeCommand: AsyncParsableCommand {
             // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
             FileHandle.standardOutput.write(Data(banner.utf8))
         }
+    }
+}
+
+extension ServeCommand {
+    /// A key as a value in the console URL's fragment: `&`, `+`, `%` and `#` in a chosen key
+    /// would otherwise be read as separators.
+    static func fragmentValue(_ key: String) -> String {
+        key.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? key
     }
 }
 
