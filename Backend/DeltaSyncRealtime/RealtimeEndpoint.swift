@@ -30,11 +30,12 @@ package struct RealtimeEndpoint: Sendable {
     package init(
         configuration: RealtimeConfiguration, authentication: RequestAuthentication, policy: AuthorizationPolicy?,
         executor: RequestExecutor, registry: SubscriptionRegistry,
-        admit: @escaping @Sendable (any Channel) throws -> Void, logger: Logger
+        admit: @escaping @Sendable (any Channel) throws -> Void, reportStart: (@Sendable (StartReport) -> Void)? = nil,
+        logger: Logger
     ) {
         self.configuration = configuration
         self.authentication = authentication
-        starts = SubscriptionStart(executor: executor, authentication: authentication, policy: policy)
+        starts = SubscriptionStart(executor: executor, authentication: authentication, policy: policy, report: reportStart)
         self.registry = registry
         self.admit = admit
         self.logger = logger

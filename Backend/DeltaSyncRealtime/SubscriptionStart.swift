@@ -4,6 +4,17 @@ import DeltaSyncGraphQL
 import GraphQL
 import NIOConcurrencyHelpers
 
+/// A realtime `start` as the request log records it.
+package struct StartReport: Sendable {
+    /// The subscription field (`onCreatePost`); `nil` when the start failed before it was known.
+    package var field: String?
+    /// `nil` when the credentials were refused.
+    package var identity: Identity?
+    /// Empty when the subscription started.
+    package var errorTypes: [String]
+    package var duration: Duration
+}
+
 /// Turns a `start` message into a ``Subscription``: authorization, the request, validation
 /// against the schema, the triggering mutations, filters and the event plan.
 struct SubscriptionStart: Sendable {
@@ -14,32 +25,51 @@ struct SubscriptionStart: Sendable {
     /// The schema's rules; `nil` when it has none.
     let policy: AuthorizationPolicy?
     let eventPlans = EventPlanCache()
+    /// Told of every start and how it ended (the fixture API's request log); `nil` tells no one.
+    var report: (@Sendable (StartReport) -> Void)?
 
     /// - Returns: the subscription, or the errors for the `error` message (AppSync's shapes).
     func subscription(
         id: String, data: String, extensions: JSONValue, outbox: RealtimeOutbox
     ) async -> Result<Subscription, ResponseErrors> {
+        let started = ContinuousClock.now
+        var identity: Identity?
+        let result: Result<Subscription, ResponseErrors>
         do {
-            let caller = try await authorize(extensions["authorization"], data: data)
+            let caller: Caller?
+            (identity, caller) = try await authorize(extensions["authorization"], data: data)
             guard case .object(let body)? = try? JSONValue(parsing: data) else {
                 throw AppSyncError(.malformedMessage, "payload.data must be a JSON object with the GraphQL query.")
             }
             let request = try OperationRequest(body: .object(body))
-            let document: Document
             switch executor.document(request.query) {
-            case .success(let parsed): document = parsed
-            case .failure(let failure): return .failure(failure)
+            case .success(let document):
+                result = .success(try subscription(id: id, request: request, document: document, outbox: outbox, caller: caller))
+            case .failure(let failure):
+                result = .failure(failure)
             }
-            return .success(try subscription(id: id, request: request, document: document, outbox: outbox, caller: caller))
         } catch {
             let shown = AppSyncError.redacting(error, at: "subscription \(id)", logger: executor.logger)
-            return .failure(ResponseErrors(errors: [ErrorShape.plain(shown)]))
+            result = .failure(ResponseErrors(errors: [ErrorShape.plain(shown)]))
         }
+        if let report {
+            var errorTypes: [String] = []
+            if case .failure(let failure) = result {
+                for case .dictionary(let error) in failure.errors {
+                    if case .string(let type)? = error["errorType"] { errorTypes.append(type) }
+                }
+                // Validation errors carry a message alone, as AppSync's do.
+                if errorTypes.isEmpty { errorTypes = ["error"] }
+            }
+            let field = (try? result.get())?.field
+            report(StartReport(field: field, identity: identity, errorTypes: errorTypes, duration: ContinuousClock.now - started))
+        }
+        return result
     }
 
-    /// The caller of a start; `nil` when the schema has no rules (any authenticated caller may
-    /// subscribe to anything).
-    private func authorize(_ authorization: JSONValue, data: String) async throws(AppSyncError) -> Caller? {
+    /// Who sent a start, and their ``Caller``: `nil` when the schema has no rules (any
+    /// authenticated caller may subscribe to anything).
+    private func authorize(_ authorization: JSONValue, data: String) async throws(AppSyncError) -> (Identity, Caller?) {
         guard !authorization.isNull else {
             throw AppSyncError(.unauthorized, "Valid authorization header not provided: send extensions.authorization with the start message.")
         }
@@ -52,7 +82,7 @@ struct SubscriptionStart: Sendable {
         } catch {
             throw error.error
         }
-        return policy.map { Caller(identity: identity, policy: $0) }
+        return (identity, policy.map { Caller(identity: identity, policy: $0) })
     }
 
     private func subscription(

@@ -72,6 +72,7 @@ public struct DeltaSyncServer: Sendable {
         let clock = FixtureClock(base: configuration.clock)
         let now: @Sendable () -> Date = { clock.now() }
         let faults = FaultList()
+        let requests = RequestLog()
         // Before the store is opened: a bad certificate leaves no database behind.
         tls = try configuration.tls?.serverConfiguration()
         let store: any ItemStore
@@ -131,13 +132,15 @@ public struct DeltaSyncServer: Sendable {
                     throw RequestRejection(.serviceUnavailable, "New realtime connections are refused for now (a fault added through the fixture API).", errorType: "ServiceUnavailableException")
                 }
                 try connections.admitWebSocket(channel)
-            }, logger: self.logger)
+            },
+            reportStart: configuration.fixtureAPI ? requests.appendStart : nil,
+            logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: now, logger: self.logger)
         fixture = Fixture(
             clock: clock, store: store, schema: project.schema, tombstoneTTL: Int(configuration.tombstoneTTL.components.seconds), executor: executor,
-            expiry: expiry, connections: realtime.connections, faults: faults, requests: RequestLog())
+            expiry: expiry, connections: realtime.connections, faults: faults, requests: requests)
     }
 
     /// What configures a mode's checks, for the warning about a mode without them.

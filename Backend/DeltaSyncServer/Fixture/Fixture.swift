@@ -23,7 +23,7 @@ public final class Fixture: Sendable {
     /// The server's clock: freeze, advance, set, back to real time.
     public let clock: FixtureClock
     let faults: FaultList
-    let requests: RequestLog
+    package let requests: RequestLog
     let store: any ItemStore
     let schema: AmplifySchema
     let tombstoneTTL: Int

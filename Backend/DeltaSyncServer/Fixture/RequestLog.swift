@@ -1,21 +1,22 @@
 import DeltaSyncAuth
 import DeltaSyncCore
+import DeltaSyncRealtime
 import Foundation
 import NIOConcurrencyHelpers
 
 /// The most recent requests the server answered, newest last, for the fixture API's
 /// `/admin/requests` and the console: what ran, who sent it, how it ended, how long it took.
-final class RequestLog: Sendable {
-    struct Entry: Sendable, Equatable {
+package final class RequestLog: Sendable {
+    package struct Entry: Sendable, Equatable {
         /// When the request arrived, epoch milliseconds of real time.
         var at: Int
         /// `query ListPosts` (or the root fields of an unnamed operation), `subscribe onCreatePost`, ...
-        var operation: String
-        var authMode: String?
+        package var operation: String
+        package var authMode: String?
         /// `sub`/`username` for tokens, the role for IAM, `nil` for API keys.
         var identity: String?
         /// `ok`, or the error types the response carried.
-        var outcome: String
+        package var outcome: String
         var durationMilliseconds: Double
 
         var json: JSONValue {
@@ -53,8 +54,13 @@ final class RequestLog: Sendable {
         }
     }
 
+    /// Logs a realtime `start`.
+    @Sendable func appendStart(_ report: StartReport) {
+        append(Entry(start: report))
+    }
+
     /// Up to `limit` entries, newest first.
-    func recent(limit: Int) -> [Entry] {
+    package func recent(limit: Int) -> [Entry] {
         let ordered = ring.withLockedValue { ring in Array(ring.entries[ring.next...] + ring.entries[..<ring.next]) }
         return Array(ordered.reversed().prefix(limit))
     }
@@ -74,5 +80,16 @@ final class RequestLog: Sendable {
         case .userPools, .oidc: who = identity.username ?? identity.sub
         }
         return (identity.mode.rawValue, who)
+    }
+}
+
+extension RequestLog.Entry {
+    /// A realtime `start`: `subscription onCreatePost`, its outcome and how long starting took.
+    init(start report: StartReport) {
+        let (mode, who) = RequestLog.describe(report.identity)
+        self.init(
+            at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: "subscription \(report.field ?? "(not started)")",
+            authMode: mode, identity: who, outcome: report.errorTypes.isEmpty ? "ok" : report.errorTypes.joined(separator: ", "),
+            durationMilliseconds: Double(report.duration.components.seconds) * 1000 + Double(report.duration.components.attoseconds) / 1e15)
     }
 }

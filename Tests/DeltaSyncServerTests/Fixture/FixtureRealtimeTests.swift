@@ -18,6 +18,13 @@ import Testing
             let client = try await live.connected()
             client.start(id: "s1", query: Self.onUpdateBlog)
             _ = try await client.next("start_ack")
+            client.start(id: "s2", query: "subscription { onUpdateBlog { nope } }")
+            _ = try await client.next("error")
+            // Starts are in the request log with their outcome, newest first.
+            let starts = fixture.requests.recent(limit: 10).filter { $0.operation.hasPrefix("subscription") }
+            #expect(starts.map(\.operation) == ["subscription (not started)", "subscription onUpdateBlog"])
+            #expect(starts.map(\.outcome) == ["error", "ok"])
+            #expect(starts[1].authMode == "API_KEY")
             let listed = fixture.connections.list()
             #expect(listed.count == 1)
             #expect(listed.first?.subscriptions.map(\.field) == ["onUpdateBlog"])
