@@ -38,21 +38,48 @@ package struct RequestExecutor: Sendable {
     ///   `extensions.deltasync.plans`.
     /// - Parameter caller: who sent the request; `nil` when the server has no authorization rules.
     package func execute(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil) async -> [UInt8] {
+        await answer(request, explain: explain, caller: caller).bytes
+    }
+
+    /// A response's bytes and the `errorType`s of its errors, for the request log and metrics
+    /// without reading the bytes again.
+    package struct Answer: Sendable {
+        package var bytes: [UInt8]
+        /// Empty when the response has no errors; `error` for an error without a type.
+        package var errorTypes: [String]
+    }
+
+    /// ``execute(_:explain:caller:)`` with the error types of the response.
+    package func answer(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil) async -> Answer {
         let limits = executionLimits
         let answer = await Deadline.race(after: limits.timeout) {
             let (body, splices) = await respond(request, explain: explain, caller: caller)
-            return ResponseJSON.bytes(body, splices: splices)
+            return Answer(bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body))
         }
-        guard let bytes = answer else {
+        guard let answer else {
             // AppSync's words; the work goes on in the background until its next budget check.
-            return Self.errorBytes("Execution timed out.", errorType: .executionTimeout)
+            return Answer(bytes: Self.errorBytes("Execution timed out.", errorType: .executionTimeout), errorTypes: [AppSyncErrorType.executionTimeout.rawValue])
         }
-        guard bytes.count <= limits.maxResponseBytes else {
-            return Self.errorBytes(
-                "The response is \(bytes.count) bytes, more than the \(limits.maxResponseBytes) allowed; select fewer items or fields.",
-                errorType: .limitExceeded)
+        guard answer.bytes.count <= limits.maxResponseBytes else {
+            return Answer(
+                bytes: Self.errorBytes(
+                    "The response is \(answer.bytes.count) bytes, more than the \(limits.maxResponseBytes) allowed; select fewer items or fields.",
+                    errorType: .limitExceeded),
+                errorTypes: [AppSyncErrorType.limitExceeded.rawValue])
         }
-        return bytes
+        return answer
+    }
+
+    /// The distinct `errorType`s of a response body's `errors`, in order.
+    private static func errorTypes(of body: Map) -> [String] {
+        guard case .dictionary(let members) = body, case .array(let errors)? = members["errors"] else { return [] }
+        var types: [String] = []
+        for error in errors {
+            var type = "error"
+            if case .dictionary(let fields) = error, case .string(let named)? = fields["errorType"] { type = named }
+            if !types.contains(type) { types.append(type) }
+        }
+        return types
     }
 
     /// A response of one error and no data.

@@ -107,13 +107,8 @@ struct AdminRoutes: Sendable {
         let schema = fixture.schema
         let counts = try await fixture.store.read { tx in
             try schema.models.map { model -> JSONValue in
-                var items = 0
-                var tombstones = 0
-                _ = try tx.query(model, ItemQuery(limit: Int.max)) { item in
-                    items += 1
-                    if item["_deleted"] == true { tombstones += 1 }
-                }
-                let deltas = try tx.deltas(model, DeltaQuery(since: Int.min, limit: Int.max)).items.count
+                let (items, tombstones) = try tx.count(model)
+                let deltas = try tx.deltaCount(of: model)
                 return ["name": .string(model.name), "items": .int(items), "tombstones": .int(tombstones), "deltas": .int(deltas)]
             }
         }
@@ -154,12 +149,10 @@ struct AdminRoutes: Sendable {
     private func deltas(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let model = try fixture.model(named: context.parameters.get("model") ?? "")
         let limit = try Self.limit(request)
-        // The log is read oldest first; the newest `limit` are what a person looks for.
-        let all = try await fixture.store.read { tx in try tx.deltas(model, DeltaQuery(since: Int.min, limit: Int.max)).items }
-        let newest = all.suffix(limit).reversed().map { item -> JSONValue in
+        let newest = try await fixture.store.read { tx in try tx.latestDeltas(model, limit: limit) }
+        return Self.json(["deltas": .array(newest.map { item in
             ["changedAt": .int(item["_lastChangedAt"]?.intValue ?? 0), "item": .object(item)]
-        }
-        return Self.json(["deltas": .array(Array(newest))])
+        })])
     }
 
     private func conflicts(_ request: Request) async throws -> Response {

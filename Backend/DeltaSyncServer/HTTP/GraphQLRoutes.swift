@@ -60,23 +60,25 @@ struct GraphQLRoutes: Sendable {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
-        let data = await executor.execute(graphQLRequest, explain: explain, caller: caller)
-        if fixture != nil || metrics != nil { record(graphQLRequest, identity: identity, response: data, started: started) }
+        let answer = await executor.answer(graphQLRequest, explain: explain, caller: caller)
+        if fixture != nil || metrics != nil {
+            record(graphQLRequest, identity: identity, errorTypes: answer.errorTypes, started: started)
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=UTF-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes))
         )
     }
 
     // MARK: - Request log
 
     /// Writes the request log entry and the metrics of one answered request.
-    private func record(_ request: OperationRequest, identity: Identity, response: [UInt8], started: ContinuousClock.Instant) {
+    private func record(_ request: OperationRequest, identity: Identity, errorTypes: [String], started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let operation = operation(request)
-        let outcome = Self.outcome(response)
-        metrics?.request(operation: operation.rootFields, outcome: outcome == "ok" ? "ok" : "error", duration: elapsed)
+        let outcome = errorTypes.isEmpty ? "ok" : errorTypes.joined(separator: ", ")
+        metrics?.request(operation: operation.rootFields, outcome: errorTypes.isEmpty ? "ok" : "error", duration: elapsed)
         guard let log = fixture?.requests else { return }
         let (mode, who) = RequestLog.describe(identity)
         log.append(RequestLog.Entry(
@@ -96,19 +98,5 @@ struct GraphQLRoutes: Sendable {
         let fields = operation.selectionSet.selections.compactMap { ($0 as? GraphQL.Field)?.name.value }.joined(separator: " ")
         let name = operation.name?.value ?? "{ \(fields) }"
         return ("\(operation.operation.rawValue) \(name)", fields.isEmpty ? "none" : fields)
-    }
-
-    /// `ok`, or the `errorType`s of the response's errors.
-    static func outcome(_ response: [UInt8]) -> String {
-        let text = String(decoding: response, as: UTF8.self)
-        guard text.contains("\"errors\":") else { return "ok" }
-        var types: [String] = []
-        var rest = text[...]
-        while let found = rest.range(of: "\"errorType\":\"") {
-            rest = rest[found.upperBound...]
-            let type = rest.prefix { $0 != "\"" }
-            if !types.contains(String(type)) { types.append(String(type)) }
-        }
-        return types.isEmpty ? "error" : types.joined(separator: ", ")
     }
 }

@@ -47,6 +47,12 @@ struct SQLiteTransaction: ItemWriteTransaction {
             position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
     }
 
+    func count(_ model: ModelSchema) throws -> (items: Int, tombstones: Int) {
+        let table = try catalog.table(for: model)
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(\"_deleted\" = 1), 0) FROM \(table.quotedName)")
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+
     // MARK: - Writing
 
     func put(_ model: ModelSchema, _ item: Item) throws {

@@ -46,6 +46,9 @@ public protocol ItemReadTransaction: SyncLogReader {
     ///     }
     ///     // end.lastEvaluated: pass it as the next query's `after`.
     func query(_ model: ModelSchema, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd
+
+    /// How many items the model has, and how many of them are tombstones.
+    func count(_ model: ModelSchema) throws -> (items: Int, tombstones: Int)
 }
 
 extension ItemReadTransaction {

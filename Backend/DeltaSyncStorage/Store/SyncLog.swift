@@ -35,6 +35,13 @@ public protocol SyncLogReader {
 
     /// The last change time handed out by ``SyncLogWriter/stampChange(now:)`` (epoch ms).
     func changeClock() throws -> Int
+
+    /// How many delta log entries the model has.
+    func deltaCount(of model: ModelSchema) throws -> Int
+
+    /// The model's newest delta log entries, newest first: what a person inspecting the log
+    /// looks for, without reading the rest of it.
+    func latestDeltas(_ model: ModelSchema, limit: Int) throws -> [Item]
 }
 
 /// A request for delta log entries.

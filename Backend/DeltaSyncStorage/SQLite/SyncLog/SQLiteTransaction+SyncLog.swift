@@ -112,6 +112,19 @@ extension SQLiteTransaction {
         return ItemPage(items: items, lastEvaluated: end.lastEvaluated, scanned: end.scanned)
     }
 
+    func deltaCount(of model: ModelSchema) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM deltasync_delta WHERE model = ?", arguments: [model.name]) ?? 0
+    }
+
+    /// The (model, changedAt, seq) index read backwards.
+    func latestDeltas(_ model: ModelSchema, limit: Int) throws -> [Item] {
+        guard limit >= 1 else { return [] }
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT item FROM deltasync_delta WHERE model = ? ORDER BY changedAt DESC, seq DESC LIMIT ?",
+            arguments: [model.name, limit])
+        return try rows.map { try Self.decodeObject($0[0], model: model.name) }
+    }
+
     func conflicts(model: String?, limit: Int) throws -> [ConflictRecord] {
         guard limit >= 1 else { return [] }
         let rows: [Row]
