@@ -226,6 +226,18 @@ import Testing
         }
     }
 
+    @Test func aDelayFaultHoldsTheNextResponsesThenEnds() async throws {
+        try await TestServer().withClient { client in
+            _ = try await client.admin(.post, "/admin/faults", #"{"type": "delay", "milliseconds": 300, "count": 1}"#)
+            _ = try await client.expectData("listBlogs", "query Held { listBlogs { items { id } } }")
+            _ = try await client.expectData("listBlogs", "query Free { listBlogs { items { id } } }")
+            let log = try await client.admin(.get, "/admin/requests").json["requests"].arrayValue ?? []
+            // A lower bound only: how much longer a loaded machine takes says nothing here.
+            #expect(log.first { $0["operation"] == "query Held" }?["durationMilliseconds"].doubleValue ?? 0 >= 300)
+            #expect(try await client.admin(.get, "/admin/faults").json["faults"] == [])
+        }
+    }
+
     @Test func faultsAreListedAndClearedOneByOneOrAll() async throws {
         try await TestServer().withClient { client in
             _ = try await client.admin(.post, "/admin/faults", #"{"type": "delay", "milliseconds": 1}"#)
