@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncServer
 import Foundation
@@ -31,6 +32,18 @@ struct ServeCommand: AsyncParsableCommand {
                 try options.writeClientConfiguration(server, url: "\(http)://\(options.host):\(boundPort)/graphql")
             } catch {
                 FileHandle.standardError.write(Data("deltasync: \(error)\n".utf8))
+            }
+            if options.logFormat == .json {
+                // One JSON line for scripts and log collectors, with what the text banner says.
+                let ready: JSONValue = [
+                    "message": "ready", "graphqlUrl": .string("\(http)://\(options.host):\(boundPort)/graphql"),
+                    "realtimeUrl": .string("\(ws)://\(options.host):\(boundPort)/graphql"), "apiKey": .string(server.apiKey),
+                    "adminKey": server.adminKey.map(JSONValue.string) ?? .null,
+                    "authModes": .array(server.authModes.all.map { .string($0.rawValue) }), "storage": .string(storage),
+                    "models": .array(project.schema.models.map { .string($0.name) }),
+                ]
+                FileHandle.standardOutput.write(Data((ready.jsonText + "\n").utf8))
+                return
             }
             let banner = """
                 DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(project.schema.models.map(\.name).joined(separator: ", ")))

@@ -82,7 +82,8 @@ class Container:
         try:
             for line in self.process.stdout:
                 self.banner.append(line)
-                if "Storage:" in line:
+                # The text banner's last line, or the JSON ready line of `--log-format json`.
+                if "Storage:" in line or '"message":"ready"' in line:
                     break
             else:
                 raise AssertionError("the server exited before serving:\n" + "".join(self.banner))

@@ -267,9 +267,14 @@ def test_json_log_lines_parse_as_json(tmp_path):
         watchdog = threading.Timer(60, process.kill)
         watchdog.start()
         url = None
+        # With JSON logs, the ready banner is one JSON line on stdout too.
         for line in process.stdout:
-            if "GraphQL:" in line:
-                url = line.split()[-1]
+            ready = json.loads(line)
+            if ready.get("message") == "ready":
+                url = ready["graphqlUrl"]
+                assert ready["apiKey"] == API_KEY and ready["adminKey"].startswith("dsa-"), ready
+                assert ready["realtimeUrl"] == url.replace("http://", "ws://"), ready
+                assert ready["authModes"] == ["API_KEY"] and "Post" in ready["models"], ready
                 break
         watchdog.cancel()
         assert url, "deltasync exited before serving"
