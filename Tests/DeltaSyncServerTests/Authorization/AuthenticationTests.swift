@@ -29,6 +29,18 @@ import Testing
 
     static func base64URL(_ text: String) -> String { Base64URL.encode(Data(text.utf8)) }
 
+    @Test func tokensExpireByTheFixtureClock() async throws {
+        try await Self.withServer { server in
+            let token = try await server.token(username: "alice", lifetime: 3600)
+            #expect(try await server.graphQL(Self.list, token: token)["errors"].isNull)
+            // Verified tokens are cached until they expire: by the server's clock, too.
+            server.fixture.clock.advance(by: .seconds(2 * 3600))
+            #expect(Self.refusal(try await server.graphQL(Self.list, token: token)) == "Token has expired.")
+            server.fixture.clock.useRealTime()
+            #expect(try await server.graphQL(Self.list, token: token)["errors"].isNull)
+        }
+    }
+
     @Test func tokensThatDoNotCheckOutAreRefusedWithAppSyncsMessages() async throws {
         try await Self.withServer { server in
             let good = try await server.token(username: "alice")
