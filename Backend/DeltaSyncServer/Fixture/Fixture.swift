@@ -4,6 +4,7 @@ import DeltaSyncRealtime
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation
+import NIOConcurrencyHelpers
 
 /// What a test suite controls on a running server: its data (reset, seed, snapshots), its
 /// clock, injected faults, and a view of who is connected and what they asked. The fixture
@@ -30,6 +31,8 @@ public final class Fixture: Sendable {
     let executor: RequestExecutor
     let expiry: ExpiryService
     package let connections: RealtimeConnections
+    /// Named checkpoints of the store, kept in memory.
+    private let checkpoints = NIOLockedValueBox<[String: any StoreCheckpoint]>([:])
 
     init(
         clock: FixtureClock, store: any ItemStore, schema: AmplifySchema, tombstoneTTL: Int, executor: RequestExecutor,
@@ -151,6 +154,36 @@ public final class Fixture: Sendable {
     public func restore(_ text: String) async throws -> [String: Int] {
         let json = try Self.parse(text, document: "Snapshot")
         return try await restore(try StoreSnapshot(json: json, text: text, schema: schema, tombstoneTTL: tombstoneTTL))
+    }
+
+    // MARK: - Named snapshots
+
+    /// Keeps a copy of everything the store holds under `name` (in memory, replacing one of the
+    /// same name), which ``restoreSnapshot(named:)`` puts back in milliseconds: set up once, then
+    /// restore before each test.
+    public func saveSnapshot(named name: String) async throws {
+        let checkpoint = try await store.checkpoint()
+        checkpoints.withLockedValue { $0[name] = checkpoint }
+    }
+
+    /// Puts back the snapshot saved under `name`: items, delta log, conflicts. The change
+    /// clock stays where it is, so later changes are later than every earlier one.
+    ///
+    /// - Throws: ``AppSyncError`` (`BadRequest`) when no snapshot has that name.
+    public func restoreSnapshot(named name: String) async throws {
+        guard let checkpoint = checkpoints.withLockedValue({ $0[name] }) else {
+            throw AppSyncError(.badRequest, "No snapshot is saved as '\(name)'; save one first (PUT /admin/snapshots/\(name)).")
+        }
+        try await store.restore(checkpoint)
+    }
+
+    /// The names of the saved snapshots.
+    public var snapshotNames: [String] { checkpoints.withLockedValue { $0.keys.sorted() } }
+
+    /// Forgets a saved snapshot; `false` when none had that name.
+    @discardableResult
+    public func deleteSnapshot(named name: String) -> Bool {
+        checkpoints.withLockedValue { $0.removeValue(forKey: name) != nil }
     }
 
     /// Removes the deltas and tombstones that expired by ``clock``, now.

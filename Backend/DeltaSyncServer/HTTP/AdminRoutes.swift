@@ -32,6 +32,24 @@ struct AdminRoutes: Sendable {
             let counts = try await fixture.restore(try await text(request))
             return Self.json(["imported": .object(counts.mapValues(JSONValue.int))])
         }
+        admin.get("snapshots") { _, _ in Self.json(["snapshots": .array(fixture.snapshotNames.map(JSONValue.string))]) }
+        admin.put("snapshots/:name") { _, context in
+            let name = try Self.snapshotName(context)
+            try await fixture.saveSnapshot(named: name)
+            return Self.json(["saved": .string(name)])
+        }
+        admin.post("snapshots/:name/restore") { _, context in
+            let name = try Self.snapshotName(context)
+            try await fixture.restoreSnapshot(named: name)
+            return Self.json(["restored": .string(name)])
+        }
+        admin.delete("snapshots/:name") { _, context in
+            let name = try Self.snapshotName(context)
+            guard fixture.deleteSnapshot(named: name) else {
+                throw HTTPErrorResponse(status: .notFound, error: AppSyncError(.badRequest, "No snapshot is saved as '\(name)'."))
+            }
+            return Self.json(["deleted": .string(name)])
+        }
         admin.get("models/:model/items") { request, context in try await items(request, context) }
         admin.get("models/:model/deltas") { request, context in try await deltas(request, context) }
         admin.get("conflicts") { request, _ in try await conflicts(request) }
@@ -205,6 +223,12 @@ struct AdminRoutes: Sendable {
             throw Self.badRequest("The body must be a JSON object.")
         }
         return object
+    }
+
+    private static func snapshotName(_ context: BasicRequestContext) throws -> String {
+        let name = context.parameters.get("name") ?? ""
+        guard !name.isEmpty, name.count <= 100 else { throw badRequest("A snapshot name is 1 to 100 characters.") }
+        return name
     }
 
     private static func limit(_ request: Request) throws -> Int {

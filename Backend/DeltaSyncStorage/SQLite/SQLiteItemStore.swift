@@ -148,6 +148,31 @@ public final class SQLiteItemStore: ItemStore {
         return result
     }
 
+    // MARK: - Checkpoints
+
+    /// An in-memory copy of the database, made and put back with SQLite's backup API: pages
+    /// are copied, so no item is decoded or encoded either way.
+    struct Checkpoint: StoreCheckpoint {
+        let copy: DatabaseQueue
+    }
+
+    public func checkpoint() async throws -> any StoreCheckpoint {
+        let copy = try DatabaseQueue()
+        try writer.backup(to: copy)
+        return Checkpoint(copy: copy)
+    }
+
+    public func restore(_ checkpoint: any StoreCheckpoint) async throws {
+        guard let checkpoint = checkpoint as? Checkpoint else {
+            throw AppSyncError(.badRequest, "This checkpoint was not made by a SQLite store; restore it into the store that made it.")
+        }
+        let before = try await writer.read { db in try Int.fetchOne(db, sql: SyncLogTables.clockSQL) ?? 0 }
+        try checkpoint.copy.backup(to: writer)
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE deltasync_clock SET last = max(last, ?)", arguments: [before])
+        }
+    }
+
     /// Runs `batch` in one write transaction after another until it deletes less than a full
     /// batch; returns the total deleted.
     private func purgeInBatches(_ batch: @escaping @Sendable (Database) throws -> Int) async throws -> Int {

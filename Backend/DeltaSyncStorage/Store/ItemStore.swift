@@ -28,7 +28,21 @@ public protocol ItemStore: Sendable {
     /// `_ttl` is at or before `tombstonesExpiredBy` (epoch seconds). Works in small batches so
     /// that mutations are never blocked for long.
     func purgeExpired(deltasBefore: Int, tombstonesExpiredBy: Int) async throws -> PurgeResult
+
+    /// A copy of everything the store holds (items, sync log, change clock), kept in memory,
+    /// which ``restore(_:)`` puts back whole: how a test suite returns to a known state in
+    /// milliseconds.
+    func checkpoint() async throws -> any StoreCheckpoint
+
+    /// Replaces everything the store holds with a checkpoint this store made. The change clock
+    /// never goes back: changes after a restore are still later than every earlier one.
+    ///
+    /// - Throws: ``AppSyncError`` (`BadRequest`) for a checkpoint of another kind of store.
+    func restore(_ checkpoint: any StoreCheckpoint) async throws
 }
+
+/// What ``ItemStore/checkpoint()`` returns: opaque, for the same store's ``ItemStore/restore(_:)``.
+public protocol StoreCheckpoint: Sendable {}
 
 /// Reading inside a transaction.
 public protocol ItemReadTransaction: SyncLogReader {
