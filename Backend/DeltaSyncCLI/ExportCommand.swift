@@ -13,12 +13,20 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The snapshot file to write; standard output when not given.")
     var out: String?
 
+    @Option(help: "json (readable, any server of the schema checks it item by item) or sqlite (a database file, restored in a fraction of a second).")
+    var format: SnapshotFormat = .json
+
+    enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, sqlite
+    }
+
     func run() async throws {
-        let snapshot = try await server.send(.GET, "snapshot")
+        let accept = format == .sqlite ? "application/vnd.sqlite3" : "application/json"
+        let snapshot = Data(try await server.send(.GET, "snapshot", bytes: nil, accept: accept))
         if let out {
-            try snapshot.write(toFile: out, atomically: true, encoding: .utf8)
+            try snapshot.write(to: URL(fileURLWithPath: out), options: .atomic)
         } else {
-            FileHandle.standardOutput.write(Data(snapshot.utf8))
+            FileHandle.standardOutput.write(snapshot)
         }
     }
 }

@@ -27,15 +27,24 @@ struct FixtureConnection: ParsableArguments {
 
     /// Sends one fixture API request; returns the answer's body, or throws its error message.
     func send(_ method: HTTPMethod, _ path: String, body: String? = nil) async throws -> String {
+        String(decoding: try await send(method, path, bytes: body.map { Array($0.utf8) }), as: UTF8.self)
+    }
+
+    /// ``send(_:_:body:)`` for bytes: `contentType` names the body's, `accept` the answer's.
+    func send(
+        _ method: HTTPMethod, _ path: String, bytes body: [UInt8]?, contentType: String = "application/json",
+        accept: String = "application/json"
+    ) async throws -> [UInt8] {
         guard let key = adminKey ?? ProcessInfo.processInfo.environment["DELTASYNC_ADMIN_KEY"] else {
             throw FixtureFileFailure(message: "Give the server's admin key: --admin-key, or DELTASYNC_ADMIN_KEY (deltasync exec sets it).")
         }
         var request = HTTPClientRequest(url: adminURL(path))
         request.method = method
         request.headers.add(name: "x-deltasync-admin-key", value: key)
+        request.headers.add(name: "accept", value: accept)
         if let body {
-            request.headers.add(name: "content-type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: body))
+            request.headers.add(name: "content-type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
         }
         let response: HTTPClientResponse
         do {
@@ -43,11 +52,12 @@ struct FixtureConnection: ParsableArguments {
         } catch {
             throw FixtureFileFailure(message: "Cannot reach \(adminURL(path)): \(error). Is the server running?")
         }
-        let text = String(buffer: try await response.body.collect(upTo: 1 << 30))
+        let answer = Array(buffer: try await response.body.collect(upTo: 1 << 30))
         guard response.status == .ok || response.status == .created else {
+            let text = String(decoding: answer, as: UTF8.self)
             let message = (try? JSONValue(parsing: text))?["errors"][0]["message"].stringValue ?? text
             throw FixtureFileFailure(message: "\(adminURL(path)) answered \(response.status.code): \(message)")
         }
-        return text
+        return answer
     }
 }

@@ -18,15 +18,20 @@ struct ImportCommand: AsyncParsableCommand {
     var seed = false
 
     func run() async throws {
-        let text: String
+        let contents: [UInt8]
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+            contents = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
         } catch {
             throw FixtureFileFailure(message: "\(file): cannot read it (\(error.localizedDescription)).")
         }
+        // `deltasync export --format sqlite` writes a database file: SQLite's header says so.
+        let isDatabase = contents.starts(with: Array("SQLite format 3\0".utf8))
         let answer: String
         do {
-            answer = try await seed ? server.send(.POST, "seed", body: text) : server.send(.PUT, "snapshot", body: text)
+            let bytes = try await server.send(
+                seed ? .POST : .PUT, seed ? "seed" : "snapshot", bytes: contents,
+                contentType: isDatabase ? "application/vnd.sqlite3" : "application/json")
+            answer = String(decoding: bytes, as: UTF8.self)
         } catch let failure as FixtureFileFailure {
             throw FixtureFileFailure(message: "\(file): \(failure.message)")
         }

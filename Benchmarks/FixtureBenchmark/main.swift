@@ -4,7 +4,8 @@
 //   2. restore of a saved snapshot of those 100,000 items and deltas (`PUT /admin/snapshots/NAME`,
 //      then `POST .../restore`: SQLite's backup API), beside the same raw inserts (target:
 //      < 1 s); and the import of the same snapshot as JSON text (parsed, checked, written in
-//      one transaction), with where its time goes;
+//      one transaction), with where its time goes, and as a database file (`export --format
+//      sqlite`, checked against the schema and copied in with the backup API);
 //   3. creates over HTTP with Prometheus metrics on, alternating in rounds with a server with
 //      metrics off (target: within 3%).
 //
@@ -109,6 +110,16 @@ guard restored.models["Post"]?.items.count == itemCount, restored.models["Post"]
 row(
     "   import of the same as \(snapshotText.utf8.count / 1_000_000) MB of JSON (PUT /admin/snapshot)",
     String(format: "%.3f s (median of 3; %.3f .. %.3f)", median(importSeconds), importSeconds.min()!, importSeconds.max()!))
+
+// The same snapshot as a database file (`deltasync export --format sqlite`), imported.
+let database = try await fixture.snapshotDatabase()
+var fileSeconds: [Double] = []
+for _ in 0..<3 {
+    fileSeconds.append(try await BenchmarkSupport.seconds { try await fixture.restore(database: database) })
+}
+row(
+    "   import of the same as a \(database.count / 1_000_000) MB database file (< 1 s)",
+    String(format: "%.3f s (median of 3; %.3f .. %.3f)", median(fileSeconds), fileSeconds.min()!, fileSeconds.max()!))
 
 // Where an import's time goes: parsing the text, and writing an already checked snapshot.
 let parseSeconds = try await BenchmarkSupport.seconds { _ = try JSONValue(parsing: snapshotText) }

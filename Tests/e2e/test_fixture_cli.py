@@ -35,6 +35,12 @@ graphql("mutation { createBlog(input: {id: \"later\", name: \"after the export\"
 cli("import", out + "/snapshot.json")
 assert graphql("query { getBlog(id: \"later\") { id } }")["data"]["getBlog"] is None
 assert admin("status")["models"][0]["items"] == 1
+# The same as a database file.
+cli("export", "--format", "sqlite", "--out", out + "/snapshot.sqlite")
+graphql("mutation { createBlog(input: {id: \"again\", name: \"after the export\"}) { id } }")
+cli("import", out + "/snapshot.sqlite")
+assert graphql("query { getBlog(id: \"again\") { id } }")["data"]["getBlog"] is None
+assert graphql("query { getBlog(id: \"seeded\") { _version } }")["data"]["getBlog"] == {"_version": 4}
 cli("config", "--out", out + "/app")
 print("ok")
 """
@@ -47,6 +53,7 @@ def test_exec_seeds_and_the_command_exports_imports_and_writes_the_app_configura
                  "--seed", str(seed), "--", "python3", "-c", SCRIPT, str(BINARY), str(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("ok")
+    assert (tmp_path / "snapshot.sqlite").read_bytes().startswith(b"SQLite format 3\0")
     snapshot = json.loads((tmp_path / "snapshot.json").read_text())
     assert snapshot["format"] == "deltasync-snapshot"
     assert snapshot["models"]["Blog"]["items"][0]["_version"] == 4

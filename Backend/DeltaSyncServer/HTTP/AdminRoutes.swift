@@ -27,8 +27,17 @@ struct AdminRoutes: Sendable {
             let counts = try await fixture.seed(try await text(request))
             return Self.json(["seeded": .object(counts.mapValues(JSONValue.int))])
         }
-        admin.get("snapshot") { _, _ in Self.json(try await fixture.snapshot().json) }
+        admin.get("snapshot") { request, _ in
+            guard request.headers[.accept]?.contains(Self.databaseType) == true else { return Self.json(try await fixture.snapshot().json) }
+            let bytes = try await fixture.snapshotDatabase()
+            return Response(status: .ok, headers: [.contentType: Self.databaseType], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
         admin.put("snapshot") { request, _ in
+            if request.headers[.contentType]?.hasPrefix(Self.databaseType) == true {
+                let buffer = try await request.body.collect(upTo: maxBodyBytes)
+                try await fixture.restore(database: Data(buffer: buffer))
+                return Self.json(["imported": .object(try await Self.counts(fixture))])
+            }
             let counts = try await fixture.restore(try await text(request))
             return Self.json(["imported": .object(counts.mapValues(JSONValue.int))])
         }
@@ -223,6 +232,19 @@ struct AdminRoutes: Sendable {
             throw Self.badRequest("The body must be a JSON object.")
         }
         return object
+    }
+
+    /// A snapshot as a SQLite database file (`GET` with `Accept`, `PUT` with `Content-Type`).
+    static let databaseType = "application/vnd.sqlite3"
+
+    /// How many items each model holds.
+    private static func counts(_ fixture: Fixture) async throws -> [String: JSONValue] {
+        let schema = fixture.schema
+        return try await fixture.store.read { tx in
+            var counts: [String: JSONValue] = [:]
+            for model in schema.models { counts[model.name] = .int(try tx.count(model).items) }
+            return counts
+        }
     }
 
     private static func snapshotName(_ context: BasicRequestContext) throws -> String {

@@ -166,8 +166,51 @@ public final class SQLiteItemStore: ItemStore {
         guard let checkpoint = checkpoint as? Checkpoint else {
             throw AppSyncError(.badRequest, "This checkpoint was not made by a SQLite store; restore it into the store that made it.")
         }
+        try await replace(with: checkpoint.copy)
+    }
+
+    /// `VACUUM INTO`: a compact copy of one consistent state, written by SQLite itself.
+    public func export(toFile path: String) async throws {
+        try await writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+    }
+
+    public func restore(fromFile path: String) async throws {
+        let source: DatabaseQueue
+        do {
+            var configuration = GRDB.Configuration()
+            configuration.readonly = true
+            source = try DatabaseQueue(path: path, configuration: configuration)
+            try await source.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        } catch {
+            throw AppSyncError(.badRequest, "Snapshot: this is not a SQLite database (\(error)).")
+        }
+        let tables = catalog.tables.values.map(\.name) + SyncLogTables.names
+        let ours = try await writer.read { db in try Self.columns(of: tables, db) }
+        let theirs = try await source.read { db in try Self.columns(of: tables, db) }
+        for table in tables.sorted() where ours[table] != theirs[table] {
+            throw AppSyncError(
+                .badRequest,
+                theirs[table] == nil
+                    ? "Snapshot: the file has no table \(table); it was exported from a server with another schema."
+                    : "Snapshot: the file's \(table) has other columns than this server's; it was exported from a server with another schema.")
+        }
+        try await replace(with: source)
+    }
+
+    /// Each table's column names, in order (absent tables left out).
+    private static func columns(of tables: [String], _ db: Database) throws -> [String: [String]] {
+        var columns: [String: [String]] = [:]
+        for table in tables where try db.tableExists(table) {
+            columns[table] = try db.columns(in: table).map(\.name)
+        }
+        return columns
+    }
+
+    /// Copies `source`'s pages over the database (SQLite's backup API), then moves the change
+    /// clock back up to where it was.
+    private func replace(with source: DatabaseQueue) async throws {
         let before = try await writer.read { db in try Int.fetchOne(db, sql: SyncLogTables.clockSQL) ?? 0 }
-        try checkpoint.copy.backup(to: writer)
+        try source.backup(to: writer)
         try await writer.write { db in
             try db.execute(sql: "UPDATE deltasync_clock SET last = max(last, ?)", arguments: [before])
         }

@@ -39,6 +39,17 @@ public protocol ItemStore: Sendable {
     ///
     /// - Throws: ``AppSyncError`` (`BadRequest`) for a checkpoint of another kind of store.
     func restore(_ checkpoint: any StoreCheckpoint) async throws
+
+    /// Writes everything the store holds to a file at `path` (replacing nothing: the file must
+    /// not exist) that ``restore(fromFile:)`` of a store of the same schema puts back.
+    func export(toFile path: String) async throws
+
+    /// Replaces everything the store holds with a file ``export(toFile:)`` wrote, checked first.
+    /// The change clock never goes back.
+    ///
+    /// - Throws: ``AppSyncError`` (`BadRequest`) for a file that is not such an export, or one
+    ///   made for another schema; nothing is changed then.
+    func restore(fromFile path: String) async throws
 }
 
 /// What ``ItemStore/checkpoint()`` returns: opaque, for the same store's ``ItemStore/restore(_:)``.

@@ -1,8 +1,10 @@
 import DeltaSyncCore
+import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncTesting
 import Foundation
 import HTTPTypes
+import NIOCore
 import Testing
 
 /// The fixture API under `/admin/`: its key, data (reset, seed, snapshots), the clock and
@@ -164,6 +166,45 @@ import Testing
             #expect(try await client.admin(.post, "/admin/snapshots/nope/restore").status == .badRequest)
             #expect(try await client.admin(.delete, "/admin/snapshots/base").json == ["deleted": "base"])
             #expect(try await client.admin(.delete, "/admin/snapshots/base").status == .notFound)
+        }
+    }
+
+    @Test func aDatabaseSnapshotFileImportsBackExactlyAndAnotherSchemasIsRefused() async throws {
+        let other = try AmplifyProject(schema: AmplifySchema.parse(source: "type Todo @model { id: ID! name: String! }"), schemaFiles: [])
+        let foreign = try TestServer(project: other).server.fixture
+        let foreignBytes = try await foreign.snapshotDatabase()
+        try await TestServer().withClient { client in
+            _ = try await client.expectData("createBlog", Self.createBlog, ["i": ["id": "b1", "name": "one"]])
+            _ = try await client.graphQL(Self.updateBlog, ["i": ["id": "b1", "name": "late", "_version": 0]])
+            let saved = try await client.admin(.get, "/admin/snapshot").json
+            let file = try await client.client.execute(
+                uri: "/admin/snapshot", method: .get,
+                headers: [HTTPField.Name("x-deltasync-admin-key")!: TestServer.adminKey, .accept: "application/vnd.sqlite3"]
+            ) { response in
+                #expect(response.headers[.contentType] == "application/vnd.sqlite3")
+                return response.body
+            }
+            #expect(String(buffer: file).hasPrefix("SQLite format 3"))
+            _ = try await client.expectData("createBlog", Self.createBlog, ["i": ["id": "b2", "name": "later"]])
+            func put(_ body: ByteBuffer) async throws -> GraphQLReply {
+                try await client.client.execute(
+                    uri: "/admin/snapshot", method: .put,
+                    headers: [HTTPField.Name("x-deltasync-admin-key")!: TestServer.adminKey, .contentType: "application/vnd.sqlite3"],
+                    body: body
+                ) { response in
+                    GraphQLReply(status: response.status, headers: response.headers, json: try JSONValue(parsing: String(buffer: response.body)))
+                }
+            }
+            let imported = try await put(file)
+            #expect(imported.json["imported"]["Blog"] == 1)
+            let again = try await client.admin(.get, "/admin/snapshot").json
+            #expect(again.replacing("changeClock", with: saved["changeClock"]) == saved)
+            for refused in [ByteBuffer(string: "not a database"), ByteBuffer(bytes: foreignBytes)] {
+                let reply = try await put(refused)
+                #expect(reply.status == .badRequest)
+                #expect(reply.firstError["message"].stringValue?.hasPrefix("Snapshot: ") == true, "\(reply.json)")
+            }
+            #expect(try await client.admin(.get, "/admin/snapshot").json["models"] == saved["models"])
         }
     }
 
