@@ -144,7 +144,8 @@ func creates(_ url: String, round: Int, tag: String) async throws -> Double {
                         request.method = .POST
                         request.headers.add(name: "content-type", value: "application/json")
                         request.headers.add(name: "x-api-key", value: "da2-fixturebench")
-                        let body = #"{"query":"mutation { createPost(input: {blogID: \"b\", title: \"\#(tag)-\#(round)-\#(c)-\#(n)\"}) { id _version } }"}"#
+                        // One document with variables, as apps send it (the server prepares it once).
+                        let body = #"{"query":"mutation($i: CreatePostInput!) { createPost(input: $i) { id _version } }","variables":{"i":{"blogID":"b","title":"\#(tag)-\#(round)-\#(c)-\#(n)"}}}"#
                         request.body = .bytes(ByteBuffer(string: body))
                         let response = try await client.execute(request, timeout: .seconds(60))
                         _ = try await response.body.collect(upTo: 1 << 20)
