@@ -47,25 +47,29 @@ package struct RequestExecutor: Sendable {
         package var bytes: [UInt8]
         /// Empty when the response has no errors; `error` for an error without a type.
         package var errorTypes: [String]
+        /// The operation that ran; `nil` when the document did not parse or validate.
+        package var operation: OperationSummary?
     }
 
     /// ``execute(_:explain:caller:)`` with the error types of the response.
     package func answer(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil) async -> Answer {
         let limits = executionLimits
         let answer = await Deadline.race(after: limits.timeout) {
-            let (body, splices) = await respond(request, explain: explain, caller: caller)
-            return Answer(bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body))
+            let (body, splices, operation) = await respond(request, explain: explain, caller: caller)
+            return Answer(bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body), operation: operation)
         }
         guard let answer else {
             // AppSync's words; the work goes on in the background until its next budget check.
-            return Answer(bytes: Self.errorBytes("Execution timed out.", errorType: .executionTimeout), errorTypes: [AppSyncErrorType.executionTimeout.rawValue])
+            return Answer(
+                bytes: Self.errorBytes("Execution timed out.", errorType: .executionTimeout),
+                errorTypes: [AppSyncErrorType.executionTimeout.rawValue], operation: nil)
         }
         guard answer.bytes.count <= limits.maxResponseBytes else {
             return Answer(
                 bytes: Self.errorBytes(
                     "The response is \(answer.bytes.count) bytes, more than the \(limits.maxResponseBytes) allowed; select fewer items or fields.",
                     errorType: .limitExceeded),
-                errorTypes: [AppSyncErrorType.limitExceeded.rawValue])
+                errorTypes: [AppSyncErrorType.limitExceeded.rawValue], operation: answer.operation)
         }
         return answer
     }
@@ -119,18 +123,18 @@ package struct RequestExecutor: Sendable {
         ResponseErrors(errors: [ErrorShape.plain("Validation error: \(reason)")])
     }
 
-    private func respond(_ request: OperationRequest, explain: Bool, caller: Caller?) async -> (Map, [ResponseJSON.Splice]) {
+    private func respond(_ request: OperationRequest, explain: Bool, caller: Caller?) async -> (Map, [ResponseJSON.Splice], OperationSummary?) {
         let prepared: PreparedDocument
         switch prepare(request.query) {
         case .success(let found): prepared = found
-        case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [])
+        case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [], nil)
         }
         let plan = ResponsePlan.select(prepared.plans, operationName: request.operationName)
         if plan.operationType == .subscription {
             let refusal = ErrorShape.plain(
                 "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
                 errorType: .unsupportedOperation)
-            return (Self.body(data: nil, errors: [refusal]), [])
+            return (Self.body(data: nil, errors: [refusal]), [], plan.summary)
         }
         do {
             var earlierResults: [String: Result<ItemObject, any Error>] = [:]
@@ -139,7 +143,7 @@ package struct RequestExecutor: Sendable {
                 case .success(let result):
                     let data = Map.dictionary([shortcut.responseKey: result])
                     publishEvents(of: plan, data: data, document: prepared.document, request: request)
-                    return (Self.body(data: data, errors: []), [])
+                    return (Self.body(data: data, errors: []), [], plan.summary)
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
                 }
@@ -153,12 +157,12 @@ package struct RequestExecutor: Sendable {
             if plan.operationType == .mutation {
                 publishEvents(of: plan, data: data, document: prepared.document, request: request)
             }
-            return (Self.body(data: data, errors: errors, scope: scope), splices)
+            return (Self.body(data: data, errors: errors, scope: scope), splices, plan.summary)
         } catch let error as GraphQLError {
-            return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [])
+            return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [], plan.summary)
         } catch {
             let shown = AppSyncError.redacting(error, at: request.operationName ?? "the request", logger: logger)
-            return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [])
+            return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [], plan.summary)
         }
     }
 

@@ -43,6 +43,8 @@ struct ResponsePlan: Sendable {
 
     /// The operation's name, for matching a request's `operationName`.
     let name: String?
+    /// How logs and metrics name the operation, worked out with the plan rather than per request.
+    let summary: OperationSummary
 
     /// The plan of each operation of `document`.
     static func plans(for document: Document, schema: ExecutableSchema) -> [ResponsePlan] {
@@ -67,12 +69,17 @@ struct ResponsePlan: Sendable {
         self.roots = roots
         self.mutation = mutation
         self.name = name
+        summary = OperationSummary(description: "(no operation)", rootFields: "none")
     }
 
     private init(_ operation: OperationDefinition, fragments: [String: FragmentDefinition], schema: ExecutableSchema) {
         operationType = operation.operation
         definition = OperationBox(operation: operation)
         name = operation.name?.value
+        let fields = operation.selectionSet.selections.compactMap { ($0 as? GraphQL.Field)?.name.value }.joined(separator: " ")
+        summary = OperationSummary(
+            description: "\(operation.operation.rawValue) \(operation.name?.value ?? "{ \(fields) }")",
+            rootFields: fields.isEmpty ? "none" : fields)
         mutation = MutationShortcut(operation, fragments: fragments, schema: schema)
         roots = Self.roots(of: operation, fragments: fragments, schema: schema)
     }
@@ -125,5 +132,18 @@ struct ResponsePlan: Sendable {
             let plan = schema.projection.plan(model, selection: [itemsSelection], fragments: fragments)
         else { return nil }
         return PagePlan(itemsKey: itemsKey, items: plan)
+    }
+}
+
+/// An operation as the request log and metrics name it.
+package struct OperationSummary: Sendable, Equatable {
+    /// `mutation CreatePost`, or `query { listPosts }` for an unnamed operation.
+    package var description: String
+    /// `createPost`: the root fields, a label of bounded variety.
+    package var rootFields: String
+
+    package init(description: String, rootFields: String) {
+        self.description = description
+        self.rootFields = rootFields
     }
 }

@@ -2,7 +2,6 @@ import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import Foundation
-import GraphQL
 import HTTPTypes
 import Hummingbird
 
@@ -62,7 +61,7 @@ struct GraphQLRoutes: Sendable {
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
         let answer = await executor.answer(graphQLRequest, explain: explain, caller: caller)
         if fixture != nil || metrics != nil {
-            record(graphQLRequest, identity: identity, errorTypes: answer.errorTypes, started: started)
+            record(answer, identity: identity, started: started)
         }
         return Response(
             status: .ok,
@@ -74,29 +73,15 @@ struct GraphQLRoutes: Sendable {
     // MARK: - Request log
 
     /// Writes the request log entry and the metrics of one answered request.
-    private func record(_ request: OperationRequest, identity: Identity, errorTypes: [String], started: ContinuousClock.Instant) {
+    private func record(_ answer: RequestExecutor.Answer, identity: Identity, started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
-        let operation = operation(request)
-        let outcome = errorTypes.isEmpty ? "ok" : errorTypes.joined(separator: ", ")
-        metrics?.request(operation: operation.rootFields, outcome: errorTypes.isEmpty ? "ok" : "error", duration: elapsed)
+        let operation = answer.operation ?? OperationSummary(description: "(invalid document)", rootFields: "invalid")
+        metrics?.request(operation: operation.rootFields, outcome: answer.errorTypes.isEmpty ? "ok" : "error", duration: elapsed)
         guard let log = fixture?.requests else { return }
         let (mode, who) = RequestLog.describe(identity)
         log.append(RequestLog.Entry(
             at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: operation.description, authMode: mode, identity: who,
-            outcome: outcome,
+            outcome: answer.errorTypes.isEmpty ? "ok" : answer.errorTypes.joined(separator: ", "),
             durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
-    }
-
-    /// `mutation CreatePost` (or `query { listPosts }` unnamed) for the log; the root fields
-    /// (`createPost`), a label of bounded variety, for metrics.
-    private func operation(_ request: OperationRequest) -> (description: String, rootFields: String) {
-        guard case .success(let document) = executor.document(request.query) else { return ("(invalid document)", "invalid") }
-        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-        guard let operation = operations.first(where: { request.operationName == nil || $0.name?.value == request.operationName }) else {
-            return (request.operationName ?? "(no operation)", "invalid")
-        }
-        let fields = operation.selectionSet.selections.compactMap { ($0 as? GraphQL.Field)?.name.value }.joined(separator: " ")
-        let name = operation.name?.value ?? "{ \(fields) }"
-        return ("\(operation.operation.rawValue) \(name)", fields.isEmpty ? "none" : fields)
     }
 }
