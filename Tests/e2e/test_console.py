@@ -465,3 +465,19 @@ def test_without_the_fixture_api_the_explorer_works_and_the_inspector_says_why_i
     console.type_into("#admin-key", "some-admin-key\n")
     console.until(lambda: "--no-admin" in console.find("#admin-error").text, "a 404 from /admin/ was not explained")
     console.shot("1-no-admin")
+
+
+def test_a_saved_state_is_put_back_from_the_data_controls(console):
+    admin(console.server, "POST", "changes", {"model": "Blog", "item": {"id": "kept", "name": "before saving"}})
+    console.inspector("items")
+    console.type_into('[data-testid="snapshot-name"]', "known")
+    console.click('[data-testid="snapshot-save"]')
+    console.until(lambda: admin(console.server, "GET", "snapshots")["snapshots"] == ["known"], "the state was not saved")
+    admin(console.server, "POST", "changes", {"model": "Blog", "item": {"id": "later", "name": "after saving"}})
+    console.click('[data-testid="model-Blog"]')
+    console.until(lambda: console.row_data("item-row", "later"), "the later Blog never appeared")
+    console.click('[data-testid="snapshot-restore"]')
+    # The restored state shows: the later item is gone, the saved one is there.
+    console.until(lambda: not console.row_data("item-row", "later") and console.row_data("item-row", "kept"),
+                  "the inspector did not show the restored state")
+    console.shot("1-restored")

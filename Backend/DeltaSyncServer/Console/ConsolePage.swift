@@ -272,6 +272,11 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
             <button id="snapshot" data-testid="snapshot" class="btn" title="Download every model's items, deltas and conflicts">Download snapshot</button>
           </div>
           <div class="row">
+            <input id="snapshot-name" data-testid="snapshot-name" class="field" style="flex:1" value="known" aria-label="Saved state name" title="A name for the state kept in the server's memory">
+            <button id="snapshot-save" data-testid="snapshot-save" class="btn" title="Keep everything the server holds now under this name (PUT /admin/snapshots/NAME)">Save state</button>
+            <button id="snapshot-restore" data-testid="snapshot-restore" class="btn" title="Put the state saved under this name back (POST /admin/snapshots/NAME/restore)">Restore</button>
+          </div>
+          <div class="row">
             <button id="reset-model" data-testid="reset-model" class="btn danger">Reset model</button>
             <button id="reset-all" data-testid="reset-all" class="btn danger">Reset all</button>
           </div>
@@ -1208,6 +1213,15 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
     $('#purge').addEventListener('click', () => act(null, async () => {
       const r = await admin('POST', 'purge', {}); toast(`Purged ${r.deltas} delta(s) and ${r.tombstones} tombstone(s)`); }));
     $('#snapshot').addEventListener('click', downloadSnapshot);
+    const snapshotName = () => $('#snapshot-name').value.trim();
+    $('#snapshot-save').addEventListener('click', () => {
+      const name = snapshotName();
+      if (name) act(`State saved as ${name}`, () => admin('PUT', 'snapshots/' + encodeURIComponent(name)));
+    });
+    $('#snapshot-restore').addEventListener('click', () => {
+      const name = snapshotName();
+      if (name) act(`State ${name} restored`, () => admin('POST', 'snapshots/' + encodeURIComponent(name) + '/restore', {}));
+    });
     $('#reset-model').addEventListener('click', () => {
       const model = inspector.model;
       if (model && confirm(`Delete every ${model} item, its delta log and its conflicts?`)) {
