@@ -20,14 +20,21 @@ public struct AmplifySchema: Sendable, Equatable {
     public var nonModels: [NonModelType]
     /// Subscription fields declared on `type Subscription` with `@aws_subscribe`.
     public var customSubscriptions: [CustomSubscription]
+    /// Fields declared on `type Query` and `type Mutation`, in the order written.
+    public var customOperations: [CustomOperation]
+    /// `input` types the schema declares (for its custom operations' arguments).
+    public var inputTypes: [InputType]
 
     public init(
-        models: [ModelSchema], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = []
+        models: [ModelSchema], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = [],
+        customOperations: [CustomOperation] = [], inputTypes: [InputType] = []
     ) {
         self.models = models
         self.enums = enums
         self.nonModels = nonModels
         self.customSubscriptions = customSubscriptions
+        self.customOperations = customOperations
+        self.inputTypes = inputTypes
     }
 
     public func model(named name: String) -> ModelSchema? { models.first { $0.name == name } }

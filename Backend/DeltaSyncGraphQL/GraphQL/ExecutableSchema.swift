@@ -139,6 +139,20 @@ package struct ExecutableSchema: Sendable {
                 if environment.fieldAuthorization != nil || environment.policy?.isOpen == false { try Self.authorize(type, ownerNames: model.compositeOwnerFields) }
             }
         }
+        // Fields the schema resolves with its own functions. Until functions are run, each
+        // answers as AppSync answers a function it cannot invoke: null and the error.
+        for operation in schema.customOperations {
+            guard let function = operation.functions.first else { continue }
+            let resolve: GraphQLFieldResolve = { _, _, _, _ in
+                throw AppSyncError(
+                    "Lambda:Unhandled",
+                    "Function '\(function.name)' of \(operation.parent.rawValue).\(operation.name) was not invoked: DeltaSync does not run @function resolvers yet.")
+            }
+            switch operation.parent {
+            case .query: queryResolvers[operation.name] = resolve
+            case .mutation: mutationResolvers[operation.name] = resolve
+            }
+        }
         self.modelMutations = modelMutations
         self.queryFields = queryFields
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }

@@ -13,6 +13,7 @@ struct SchemaParser {
     private var nonModelDefinitions: [ObjectTypeDefinition] = []
     private var modelDefinitions: [ObjectTypeDefinition] = []
     private var rootDefinitions: [ObjectTypeDefinition] = []
+    private var inputDefinitions: [InputObjectTypeDefinition] = []
     private var declaredDirectives: Set<String> = []
 
     /// Root operation types: a schema may declare custom fields on them; they are not models.
@@ -41,6 +42,14 @@ struct SchemaParser {
                 if let subscription = try customSubscription(field) { customSubscriptions.append(subscription) }
             }
         }
+        var customOperations: [CustomOperation] = []
+        for definition in rootDefinitions {
+            guard let parent = CustomOperation.Parent(rawValue: definition.name.value) else { continue }
+            for field in definition.fields { customOperations.append(try customOperation(field, parent: parent)) }
+        }
+        let inputTypes = inputDefinitions.map { definition in
+            InputType(name: definition.name.value, fields: definition.fields.map(Self.typedName))
+        }
 
         var drafts: [ModelDraft] = []
         for definition in modelDefinitions {
@@ -58,8 +67,10 @@ struct SchemaParser {
         }
         try checkRootFields(drafts)
         try checkCustomSubscriptions(customSubscriptions, rootDefinitions: rootDefinitions, models: drafts.map(\.model))
+        try checkCustomOperations(customOperations, rootDefinitions: rootDefinitions, models: drafts.map(\.model))
         return AmplifySchema(
-            models: drafts.map(\.model), enums: enums, nonModels: nonModels, customSubscriptions: customSubscriptions)
+            models: drafts.map(\.model), enums: enums, nonModels: nonModels, customSubscriptions: customSubscriptions,
+            customOperations: customOperations, inputTypes: inputTypes)
     }
 
     // MARK: - Collecting
@@ -99,6 +110,7 @@ struct SchemaParser {
             }
         case let input as InputObjectTypeDefinition:
             try declare(input.name)
+            inputDefinitions.append(input)
         case let interface as InterfaceTypeDefinition:
             try declare(interface.name)
         case let union as UnionTypeDefinition:
@@ -192,6 +204,46 @@ struct SchemaParser {
                 field.directives, allowed: definition.name.value == "Subscription" ? ["aws_subscribe"] : [],
                 place: "a custom \(definition.name.value) field", declared: declaredDirectives
             )
+        }
+    }
+
+    /// A `Query` or `Mutation` field with its `@function` chain (empty when none).
+    private func customOperation(_ field: FieldDefinition, parent: CustomOperation.Parent) throws(SchemaError) -> CustomOperation {
+        var functions: [CustomOperation.FunctionCall] = []
+        for directive in field.directives where directive.name.value == "function" {
+            guard let name = (directive.arguments.first { $0.name.value == "name" }?.value as? StringValue)?.value, !name.isEmpty else {
+                throw SchemaError(at: directive.loc, "@function on '\(field.name.value)' needs name: \"the function's name\"")
+            }
+            let invocation = directive.arguments.first { $0.name.value == "invocationType" }?.value
+            var isEvent = false
+            if let invocation {
+                guard let value = (invocation as? EnumValue)?.value, ["RequestResponse", "Event"].contains(value) else {
+                    throw SchemaError(at: invocation.loc, "@function invocationType is RequestResponse or Event")
+                }
+                isEvent = value == "Event"
+            }
+            functions.append(.init(name: name, isEvent: isEvent))
+        }
+        return CustomOperation(
+            parent: parent, name: field.name.value, arguments: field.arguments.map(Self.typedName),
+            returnType: print(ast: field.type), functions: functions)
+    }
+
+    private static func typedName(_ value: InputValueDefinition) -> TypedName {
+        TypedName(name: value.name.value, type: print(ast: value.type) + (value.defaultValue.map { " = " + print(ast: $0) } ?? ""))
+    }
+
+    /// A custom field may not take the name of a generated one (the AppSync schema would not build).
+    private func checkCustomOperations(
+        _ operations: [CustomOperation], rootDefinitions: [ObjectTypeDefinition], models: [ModelSchema]
+    ) throws(SchemaError) {
+        let generated = Set(models.flatMap { model in
+            [model.operations.get, model.operations.list, model.operations.sync, model.operations.create, model.operations.update,
+             model.operations.delete].compactMap { $0 } + model.indexes.compactMap(\.queryField)
+        })
+        for operation in operations where generated.contains(operation.name) {
+            let location = rootDefinitions.first { $0.name.value == operation.parent.rawValue }?.fields.first { $0.name.value == operation.name }?.loc
+            throw SchemaError(at: location, "\(operation.parent.rawValue) field '\(operation.name)' is also generated by a @model; rename it")
         }
     }
 

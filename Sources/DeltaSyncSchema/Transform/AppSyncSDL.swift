@@ -83,6 +83,9 @@ struct AppSyncPrinter {
         for nonModel in schema.nonModels {
             printNonModelInput(nonModel)
         }
+        for input in schema.inputTypes {
+            writer.block("input \(input.name)", input.fields.map { "\($0.name): \($0.type)" })
+        }
         printQuery()
         printMutation()
         printSubscription()

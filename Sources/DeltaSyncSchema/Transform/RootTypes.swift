@@ -5,6 +5,7 @@ extension AppSyncPrinter {
         for model in schema.models {
             fields += queryFields(model)
         }
+        fields += customFields(.query)
         if !fields.isEmpty {
             writer.block("type Query", fields.map(\.text))
         }
@@ -27,8 +28,19 @@ extension AppSyncPrinter {
                 ))
             }
         }
+        fields += customFields(.mutation)
         if !fields.isEmpty {
             writer.block("type Mutation", fields.map(\.text))
+        }
+    }
+
+    /// The schema's own `Query` or `Mutation` fields, as written (their `@function`s are how
+    /// they are resolved, not part of the API).
+    private func customFields(_ parent: CustomOperation.Parent) -> [SDLField] {
+        schema.customOperations.filter { $0.parent == parent }.map { operation in
+            SDLField(
+                name: operation.name, arguments: operation.arguments.map { ($0.name, $0.type) }, type: operation.returnType,
+                directive: nil)
         }
     }
 
