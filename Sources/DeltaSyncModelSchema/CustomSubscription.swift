@@ -9,16 +9,8 @@
 ///
 /// Each argument filters events by the same-named field of the mutation's result.
 public struct CustomSubscription: Sendable, Equatable {
-    public struct Argument: Sendable, Equatable {
-        public var name: String
-        /// The GraphQL type as written (`ID`, `[String]`, `PostStatus!`).
-        public var type: String
-
-        public init(name: String, type: String) {
-            self.name = name
-            self.type = type
-        }
-    }
+    /// An argument and its GraphQL type as written (`ID`, `[String]`, `PostStatus!`).
+    public typealias Argument = TypedName
 
     public var name: String
     public var arguments: [Argument]
