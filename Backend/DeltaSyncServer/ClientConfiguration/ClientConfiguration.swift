@@ -61,7 +61,7 @@ public struct ClientConfiguration: Sendable, Equatable {
             "UserAgent": "aws-amplify-cli/2.0", "Version": "1.0",
             "api": ["plugins": ["awsAPIPlugin": .object([apiName: .object(api)])]],
         ]
-        return Self.pretty(root) + "\n"
+        return root.prettyText + "\n"
     }
 
     /// Amplify JS (Gen 1 configuration). A plain-HTTP endpoint carries the flag `amplify mock`
@@ -90,20 +90,7 @@ public struct ClientConfiguration: Sendable, Equatable {
             "authorization_types": .array(authModes.additionalModes.map { .string($0.rawValue) }),
         ]
         if let apiKey { data["api_key"] = .string(apiKey) }
-        return Self.pretty(["version": "1.3", "data": .object(data)]) + "\n"
-    }
-
-    /// Indented JSON with sorted keys, for files people read.
-    static func pretty(_ value: JSONValue, indent: String = "") -> String {
-        let inner = indent + "    "
-        switch value {
-        case .object(let object) where !object.isEmpty:
-            let members = object.keys.sorted().map { "\(inner)\(JSONValue.string($0).jsonText): \(pretty(object[$0]!, indent: inner))" }
-            return "{\n" + members.joined(separator: ",\n") + "\n\(indent)}"
-        case .array(let list) where !list.isEmpty:
-            return "[\n" + list.map { inner + pretty($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
-        default:
-            return value.jsonText
-        }
+        let outputs: JSONValue = ["version": "1.3", "data": .object(data)]
+        return outputs.prettyText + "\n"
     }
 }

@@ -45,7 +45,7 @@ public enum JSONWriter {
     }
 
     /// Key order: UTF-8 bytes, compared as unsigned.
-    private static func precedes(_ a: String, _ b: String) -> Bool {
+    fileprivate static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
@@ -139,5 +139,26 @@ public enum JSONWriter {
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+}
+
+extension JSONValue {
+    /// Indented JSON (four spaces) with ``JSONWriter``'s key order and escaping, for files
+    /// people read (`amplifyconfiguration.json`).
+    public var prettyText: String { pretty(indent: "") }
+
+    private func pretty(indent: String) -> String {
+        let inner = indent + "    "
+        switch self {
+        case .object(let object) where !object.isEmpty:
+            let members = object.sorted { JSONWriter.precedes($0.key, $1.key) }.map { key, value in
+                "\(inner)\(JSONValue.string(key).jsonText): \(value.pretty(indent: inner))"
+            }
+            return "{\n" + members.joined(separator: ",\n") + "\n\(indent)}"
+        case .array(let list) where !list.isEmpty:
+            return "[\n" + list.map { inner + $0.pretty(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        default:
+            return jsonText
+        }
     }
 }
