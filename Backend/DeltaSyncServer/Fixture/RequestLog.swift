@@ -65,10 +65,6 @@ package final class RequestLog: Sendable {
         return Array(ordered.reversed().prefix(limit))
     }
 
-    func clear() {
-        ring.withLockedValue { $0 = Ring() }
-    }
-
     /// How an identity is shown in the log.
     static func describe(_ identity: Identity?) -> (mode: String?, who: String?) {
         guard let identity else { return (nil, nil) }
