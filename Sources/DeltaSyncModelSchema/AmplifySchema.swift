@@ -22,13 +22,17 @@ public struct AmplifySchema: Sendable, Equatable {
     public var customSubscriptions: [CustomSubscription]
     /// Fields declared on `type Query` and `type Mutation`, in the order written.
     public var customOperations: [CustomOperation]
-    /// `input` types the schema declares (for its custom operations' arguments).
+    /// `input` types the schema declares (for its custom operations' arguments), then those
+    /// `@http` fields generate.
     public var inputTypes: [InputType]
+    /// Fields of models and non-model types resolved by `@function`, in the order written.
+    public var functionFields: [FunctionField]
 
     public init(
         models: [ModelSchema], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = [],
-        customOperations: [CustomOperation] = [], inputTypes: [InputType] = []
+        customOperations: [CustomOperation] = [], inputTypes: [InputType] = [], functionFields: [FunctionField] = []
     ) {
+        self.functionFields = functionFields
         self.models = models
         self.enums = enums
         self.nonModels = nonModels

@@ -35,13 +35,99 @@ public struct CustomOperation: Sendable, Equatable {
     public var returnType: String
     /// In the order written; empty when nothing resolves the field.
     public var functions: [FunctionCall]
+    /// `@http(url:method:headers:)`: the field calls a REST endpoint. ``arguments`` are then
+    /// the ones Amplify generates (`params`, `query`, `body`), not the ones written.
+    public var http: HTTPCall?
+    /// The modes the schema's `@aws_api_key`, `@aws_cognito_user_pools`, ... directives admit on
+    /// the field (else on its `Query`/`Mutation` type), in the order written; `nil` when none,
+    /// and then only the API's default mode may call it, as on AppSync.
+    public var modeDirectives: [AuthMode]?
 
-    public init(parent: Parent, name: String, arguments: [TypedName], returnType: String, functions: [FunctionCall]) {
+    public init(
+        parent: Parent, name: String, arguments: [TypedName], returnType: String, functions: [FunctionCall], http: HTTPCall? = nil,
+        modeDirectives: [AuthMode]? = nil
+    ) {
+        self.modeDirectives = modeDirectives
         self.parent = parent
         self.name = name
         self.arguments = arguments
         self.returnType = returnType
         self.functions = functions
+        self.http = http
+    }
+}
+
+/// A field of a model or non-model type resolved by Lambda functions rather than read from
+/// the stored item:
+///
+/// ```graphql
+/// type Post @model {
+///   id: ID!
+///   wordCount: Int @function(name: "countWords-${env}")
+/// }
+/// ```
+///
+/// The function gets the parent item as `source`.
+public struct FunctionField: Sendable, Equatable {
+    /// The type declaring the field (`Post`).
+    public var typeName: String
+    public var fieldName: String
+    /// In the order written: a pipeline, as on ``CustomOperation``.
+    public var functions: [CustomOperation.FunctionCall]
+
+    public init(typeName: String, fieldName: String, functions: [CustomOperation.FunctionCall]) {
+        self.typeName = typeName
+        self.fieldName = fieldName
+        self.functions = functions
+    }
+}
+
+/// `@http(method:url:headers:)` on a custom field: AppSync's HTTP data source.
+///
+/// ```graphql
+/// type Query {
+///   user(id: ID!, verbose: Boolean): User @http(url: "https://api.example.com/users/:id")
+/// }
+/// ```
+///
+/// Amplify replaces the written arguments: `:id` path segments become
+/// `params: QueryUserParamsInput!`, the other scalar arguments `query: QueryUserQueryInput`,
+/// and for POST, PUT and PATCH also `body: QueryUserBodyInput`.
+public struct HTTPCall: Sendable, Equatable {
+    public enum Method: String, Sendable, Equatable, CaseIterable {
+        case GET, POST, PUT, DELETE, PATCH
+
+        /// POST, PUT and PATCH send a JSON body.
+        public var hasBody: Bool { self == .POST || self == .PUT || self == .PATCH }
+    }
+
+    public var method: Method
+    /// As written, `${env}`, `${aws_region}` and `:param` segments included.
+    public var url: String
+    /// The directive's static headers, in order; they override the copied client headers.
+    public var headers: [Header]
+    /// The `:name` path segments, in order.
+    public var pathParameters: [String]
+    /// The arguments written as non-null that went into `query`/`body`: for body methods, one
+    /// present in neither is an error.
+    public var requiredArguments: [String]
+
+    public struct Header: Sendable, Equatable {
+        public var key: String
+        public var value: String
+
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public init(method: Method, url: String, headers: [Header], pathParameters: [String], requiredArguments: [String]) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.pathParameters = pathParameters
+        self.requiredArguments = requiredArguments
     }
 }
 

@@ -109,7 +109,10 @@ struct ParserTests {
               title: String @auth(rules: [{allow: owner, operations: [read]}]) @custom
               when: AWSDateTime @aws_cognito_user_pools(cognito_groups: ["admin"])
             }
-            type Mutation { publish(id: ID!): Post @function(name: "publish") @http(url: "https://example.com") }
+            type Mutation {
+              publish(id: ID!): Post @function(name: "publish")
+              ping: String @http(url: "https://example.com")
+            }
             """)
         #expect(schema.models.map(\.name) == ["Post"])
     }

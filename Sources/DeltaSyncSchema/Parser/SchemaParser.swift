@@ -13,6 +13,8 @@ struct SchemaParser {
     private var nonModelDefinitions: [ObjectTypeDefinition] = []
     private var modelDefinitions: [ObjectTypeDefinition] = []
     private var rootDefinitions: [ObjectTypeDefinition] = []
+    /// Model and non-model object types, in the order declared.
+    private var objectDefinitions: [ObjectTypeDefinition] = []
     private var inputDefinitions: [InputObjectTypeDefinition] = []
     private var declaredDirectives: Set<String> = []
 
@@ -43,13 +45,24 @@ struct SchemaParser {
             }
         }
         var customOperations: [CustomOperation] = []
-        for definition in rootDefinitions {
-            guard let parent = CustomOperation.Parent(rawValue: definition.name.value) else { continue }
-            for field in definition.fields { customOperations.append(try customOperation(field, parent: parent)) }
-        }
-        let inputTypes = inputDefinitions.map { definition in
+        var inputTypes = inputDefinitions.map { definition in
             InputType(name: definition.name.value, fields: definition.fields.map(Self.typedName))
         }
+        for definition in rootDefinitions {
+            guard let parent = CustomOperation.Parent(rawValue: definition.name.value) else {
+                // Subscription fields: their `@function`s are checked (Event is refused) but not served.
+                for field in definition.fields {
+                    _ = try FunctionDirective.calls(field, typeName: definition.name.value, eventResponse: eventResponseDefinition)
+                }
+                continue
+            }
+            for field in definition.fields {
+                let (operation, inputs) = try customOperation(field, parent: parent)
+                customOperations.append(operation)
+                inputTypes += inputs
+            }
+        }
+        let functionFields = try functionFields()
 
         var drafts: [ModelDraft] = []
         for definition in modelDefinitions {
@@ -66,11 +79,13 @@ struct SchemaParser {
             try drafts[index].addAuthFields()
         }
         try checkRootFields(drafts)
-        try checkCustomSubscriptions(customSubscriptions, rootDefinitions: rootDefinitions, models: drafts.map(\.model))
         try checkCustomOperations(customOperations, rootDefinitions: rootDefinitions, models: drafts.map(\.model))
+        try checkCustomSubscriptions(
+            customSubscriptions, rootDefinitions: rootDefinitions, models: drafts.map(\.model), nonModels: nonModels,
+            customMutations: customOperations.filter { $0.parent == .mutation })
         return AmplifySchema(
             models: drafts.map(\.model), enums: enums, nonModels: nonModels, customSubscriptions: customSubscriptions,
-            customOperations: customOperations, inputTypes: inputTypes)
+            customOperations: customOperations, inputTypes: inputTypes, functionFields: functionFields)
     }
 
     // MARK: - Collecting
@@ -95,8 +110,10 @@ struct SchemaParser {
                 rootDefinitions.append(object)
             } else if isModel {
                 modelDefinitions.append(object)
+                objectDefinitions.append(object)
             } else {
                 nonModelDefinitions.append(object)
+                objectDefinitions.append(object)
             }
         case let enumType as EnumTypeDefinition:
             try declare(enumType.name)
@@ -207,26 +224,54 @@ struct SchemaParser {
         }
     }
 
-    /// A `Query` or `Mutation` field with its `@function` chain (empty when none).
-    private func customOperation(_ field: FieldDefinition, parent: CustomOperation.Parent) throws(SchemaError) -> CustomOperation {
-        var functions: [CustomOperation.FunctionCall] = []
-        for directive in field.directives where directive.name.value == "function" {
-            guard let name = (directive.arguments.first { $0.name.value == "name" }?.value as? StringValue)?.value, !name.isEmpty else {
-                throw SchemaError(at: directive.loc, "@function on '\(field.name.value)' needs name: \"the function's name\"")
-            }
-            let invocation = directive.arguments.first { $0.name.value == "invocationType" }?.value
-            var isEvent = false
-            if let invocation {
-                guard let value = (invocation as? EnumValue)?.value, ["RequestResponse", "Event"].contains(value) else {
-                    throw SchemaError(at: invocation.loc, "@function invocationType is RequestResponse or Event")
-                }
-                isEvent = value == "Event"
-            }
-            functions.append(.init(name: name, isEvent: isEvent))
-        }
-        return CustomOperation(
+    /// A `Query` or `Mutation` field with its `@function` chain (empty when none), or its
+    /// `@http` call with the arguments and input types Amplify generates for it.
+    private func customOperation(
+        _ field: FieldDefinition, parent: CustomOperation.Parent
+    ) throws(SchemaError) -> (operation: CustomOperation, inputs: [InputType]) {
+        let functions = try FunctionDirective.calls(field, typeName: parent.rawValue, eventResponse: eventResponseDefinition)
+        let rootType = rootDefinitions.first { $0.name.value == parent.rawValue }
+        var operation = CustomOperation(
             parent: parent, name: field.name.value, arguments: field.arguments.map(Self.typedName),
-            returnType: print(ast: field.type), functions: functions)
+            returnType: print(ast: field.type), functions: functions,
+            modeDirectives: ModelBuilder.modeDirectives(field.directives) ?? rootType.flatMap { ModelBuilder.modeDirectives($0.directives) })
+        let httpDirectives = field.directives.filter { $0.name.value == "http" }
+        guard let directive = httpDirectives.first else { return (operation, []) }
+        let path = "\(parent.rawValue).\(field.name.value)"
+        if httpDirectives.count > 1 {
+            throw SchemaError(at: httpDirectives[1].loc, "@http is given twice on '\(path)'")
+        }
+        if !functions.isEmpty {
+            throw SchemaError(at: directive.loc, "field '\(path)' has both @http and @function; it is resolved by one of them")
+        }
+        let http = try HTTPDirective(directive, field: field, parent: parent)
+        for input in http.inputs {
+            if let first = firstDeclarations[input.name] {
+                throw SchemaError(
+                    at: directive.loc,
+                    "@http on '\(path)' generates input type '\(input.name)', which the schema declares\(Self.describe(first))")
+            }
+        }
+        operation.http = http.call
+        operation.arguments = http.arguments
+        return (operation, http.inputs)
+    }
+
+    /// The schema's `EventInvocationResponse` object type, for `invocationType: Event` checks.
+    private var eventResponseDefinition: ObjectTypeDefinition? {
+        (nonModelDefinitions + modelDefinitions).first { $0.name.value == FunctionDirective.eventResponseTypeName }
+    }
+
+    /// The `@function` fields of models and non-model types, in the order declared.
+    private func functionFields() throws(SchemaError) -> [FunctionField] {
+        var fields: [FunctionField] = []
+        for definition in objectDefinitions {
+            for field in definition.fields where field.directives.contains(where: { $0.name.value == "function" }) {
+                let functions = try FunctionDirective.calls(field, typeName: definition.name.value, eventResponse: eventResponseDefinition)
+                fields.append(FunctionField(typeName: definition.name.value, fieldName: field.name.value, functions: functions))
+            }
+        }
+        return fields
     }
 
     private static func typedName(_ value: InputValueDefinition) -> TypedName {
@@ -270,32 +315,89 @@ struct SchemaParser {
             returnType: returnType.name.value, mutations: mutations)
     }
 
-    /// Each custom subscription returns a model, and every mutation it lists is a mutation of
-    /// that model (AppSync refuses the schema otherwise).
+    /// Each custom subscription returns a model or non-model object type, and every mutation it
+    /// lists returns that type (AppSync refuses the schema otherwise): a mutation a model
+    /// generates returns the model, a custom one what it declares (`Message` or `Message!`).
+    /// A subscription listing only generated mutations must list ones of its own model.
+    /// Arguments filter on fields of the returned type.
     private func checkCustomSubscriptions(
-        _ subscriptions: [CustomSubscription], rootDefinitions: [ObjectTypeDefinition], models: [ModelSchema]
+        _ subscriptions: [CustomSubscription], rootDefinitions: [ObjectTypeDefinition], models: [ModelSchema],
+        nonModels: [NonModelType], customMutations: [CustomOperation]
     ) throws(SchemaError) {
         let fields = rootDefinitions.filter { $0.name.value == "Subscription" }.flatMap(\.fields)
         let generatedFields = Set(models.flatMap { [$0.operations.onCreate, $0.operations.onUpdate, $0.operations.onDelete] }.compactMap { $0 })
+        var generatedMutations: [String: String] = [:]
+        for model in models {
+            for case let name? in [model.operations.create, model.operations.update, model.operations.delete] {
+                generatedMutations[name] = model.name
+            }
+        }
         for subscription in subscriptions {
-            let location = fields.first { $0.name.value == subscription.name }?.loc
+            let location = fields.first { $0.name.value == subscription.name }?.name.loc
             guard !generatedFields.contains(subscription.name) else {
                 throw SchemaError(at: location, "Subscription field '\(subscription.name)' is also generated by a @model; rename it")
             }
-            guard let model = models.first(where: { $0.name == subscription.returnType }) else {
-                throw SchemaError(at: location, "subscription '\(subscription.name)' returns '\(subscription.returnType)', which is not a @model type")
+            let custom = subscription.mutations.compactMap { name in customMutations.first { $0.name == name } }
+            let model = models.first { $0.name == subscription.returnType }
+            guard !custom.isEmpty else {
+                try checkModelSubscription(subscription, model: model, location: location)
+                continue
             }
-            let generated = [model.operations.create, model.operations.update, model.operations.delete].compactMap { $0 }
-            for mutation in subscription.mutations where !generated.contains(mutation) {
+            let nonModel = nonModels.first { $0.name == subscription.returnType }
+            guard model != nil || nonModel != nil else {
                 throw SchemaError(
                     at: location,
-                    "subscription '\(subscription.name)' lists mutation '\(mutation)', which is not a mutation of \(model.name) (\(generated.joined(separator: ", ")))")
+                    "subscription '\(subscription.name)' returns '\(subscription.returnType)', which is not a @model or object type")
             }
-            for argument in subscription.arguments where model.field(named: argument.name) == nil && !["_version", "_deleted", "_lastChangedAt"].contains(argument.name) {
-                throw SchemaError(
-                    at: location,
-                    "argument '\(argument.name)' of subscription '\(subscription.name)' filters on a field \(model.name) does not have")
+            for mutation in subscription.mutations {
+                let returned: String
+                if let model = generatedMutations[mutation] {
+                    returned = model
+                } else if let operation = custom.first(where: { $0.name == mutation }) {
+                    returned = operation.returnType.hasSuffix("!") ? String(operation.returnType.dropLast()) : operation.returnType
+                } else {
+                    throw SchemaError(
+                        at: location, "subscription '\(subscription.name)' lists mutation '\(mutation)', which is not a Mutation field")
+                }
+                guard returned == subscription.returnType else {
+                    throw SchemaError(
+                        at: location,
+                        "subscription '\(subscription.name)' lists mutation '\(mutation)', which returns '\(returned)', "
+                            + "not '\(subscription.returnType)'; every listed mutation must return the subscription's type")
+                }
             }
+            for argument in subscription.arguments {
+                let known = model.map { $0.field(named: argument.name) != nil || Self.metadataFieldNames.contains(argument.name) }
+                    ?? nonModel?.fields.contains { $0.name == argument.name } ?? false
+                guard known else {
+                    throw SchemaError(
+                        at: location,
+                        "argument '\(argument.name)' of subscription '\(subscription.name)' filters on a field "
+                            + "\(subscription.returnType) does not have")
+                }
+            }
+        }
+    }
+
+    private static let metadataFieldNames: Set<String> = ["_version", "_deleted", "_lastChangedAt"]
+
+    /// A subscription listing only mutations `@model` generates: all of its own model.
+    private func checkModelSubscription(
+        _ subscription: CustomSubscription, model: ModelSchema?, location: GraphQL.Location?
+    ) throws(SchemaError) {
+        guard let model else {
+            throw SchemaError(at: location, "subscription '\(subscription.name)' returns '\(subscription.returnType)', which is not a @model type")
+        }
+        let generated = [model.operations.create, model.operations.update, model.operations.delete].compactMap { $0 }
+        for mutation in subscription.mutations where !generated.contains(mutation) {
+            throw SchemaError(
+                at: location,
+                "subscription '\(subscription.name)' lists mutation '\(mutation)', which is not a mutation of \(model.name) (\(generated.joined(separator: ", ")))")
+        }
+        for argument in subscription.arguments where model.field(named: argument.name) == nil && !Self.metadataFieldNames.contains(argument.name) {
+            throw SchemaError(
+                at: location,
+                "argument '\(argument.name)' of subscription '\(subscription.name)' filters on a field \(model.name) does not have")
         }
     }
 

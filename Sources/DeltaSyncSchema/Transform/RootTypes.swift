@@ -35,12 +35,13 @@ extension AppSyncPrinter {
     }
 
     /// The schema's own `Query` or `Mutation` fields, as written (their `@function`s are how
-    /// they are resolved, not part of the API).
+    /// they are resolved, not part of the API), with the mode directives of the API's modes.
     private func customFields(_ parent: CustomOperation.Parent) -> [SDLField] {
         schema.customOperations.filter { $0.parent == parent }.map { operation in
-            SDLField(
+            let modes = operation.modeDirectives?.filter { directives.modes.contains($0) }
+            return SDLField(
                 name: operation.name, arguments: operation.arguments.map { ($0.name, $0.type) }, type: operation.returnType,
-                directive: nil)
+                directive: modes.flatMap { $0.isEmpty ? nil : AuthModeDirectives.text($0) })
         }
     }
 
