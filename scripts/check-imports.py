@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 # Modules of the toolchain and the platforms, never declared.
-SYSTEM = {"Foundation", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Darwin", "os",
+SYSTEM = {"Foundation", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Musl", "Darwin", "os",
           "Synchronization", "_Concurrency", "PackagePlugin", "SQLite3"}
 IMPORT = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)")
 
