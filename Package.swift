@@ -172,11 +172,27 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncAuth"
         ),
+        // Lambda functions run locally for `@function` fields: one contract (`LambdaFunction`)
+        // with an HTTP endpoint, a warm local process (Node or Python handlers, any command) and
+        // a Swift closure behind it, and the catalog that names them. No GraphQL.
+        .target(
+            name: "DeltaSyncFunctions",
+            dependencies: [
+                "DeltaSyncCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Backend/DeltaSyncFunctions"
+        ),
         .target(
             name: "DeltaSyncGraphQL",
             dependencies: [
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
+                "DeltaSyncFunctions",
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -216,6 +232,7 @@ let package = Package(
             dependencies: [
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
+                "DeltaSyncFunctions",
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",
                 "DeltaSyncGraphQL",
@@ -266,6 +283,7 @@ let package = Package(
             name: "DeltaSyncCLI",
             dependencies: [
                 "DeltaSyncCore",
+                "DeltaSyncFunctions",
                 "DeltaSyncServer",
                 "DeltaSyncSchema",
                 "DeltaSyncCodegen",
@@ -335,6 +353,20 @@ let package = Package(
             exclude: ["schema.graphql"]
         ),
         .executableTarget(
+            name: "FunctionBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncCore",
+                "DeltaSyncFunctions",
+                "DeltaSyncSchema",
+                "DeltaSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/FunctionBenchmark"
+        ),
+        .executableTarget(
             name: "FixtureBenchmark",
             dependencies: [
                 "BenchmarkSupport",
@@ -390,6 +422,16 @@ let package = Package(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore", "DeltaSyncTestSupport"],
             path: "Tests/DeltaSyncCoreTests"
+        ),
+        .testTarget(
+            name: "DeltaSyncFunctionsTests",
+            dependencies: [
+                "DeltaSyncFunctions", "DeltaSyncCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/DeltaSyncFunctionsTests"
         ),
         .testTarget(
             name: "DeltaSyncSchemaTests",
@@ -473,6 +515,7 @@ let package = Package(
                 "DeltaSyncServer",
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
+                "DeltaSyncFunctions",
                 "DeltaSyncGraphQL",
                 "DeltaSyncRealtime",
                 "DeltaSyncSchema",

@@ -8,6 +8,8 @@ python3 -c "import venv, ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
 # The console's browser tests: a headless Chromium driven through chromedriver.
 dpkg -s chromium >/dev/null 2>&1 || missing+=(chromium)
 dpkg -s chromium-driver >/dev/null 2>&1 || missing+=(chromium-driver)
+# Local `@function` handlers: Node and Python runtimes (python3 is there already).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"

@@ -15,6 +15,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (project, server) = try options.server()
+        for name in server.unconfiguredFunctions {
+            FileHandle.standardError.write(Data("""
+                deltasync: warning: function '\(name)' is not configured: the fields that call it answer Lambda:Unhandled. \
+                Name it in functions.json next to the schema, pass --function NAME=URL, or add amplify/backend/function/<name>/src.
+
+                """.utf8))
+        }
         try await options.seed(server)
         let storage = options.inMemory ? "in memory" : options.database
         let (http, ws) = options.tlsCertificate == nil ? ("http", "ws") : ("https", "wss")
@@ -52,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
                   API key:  \(server.apiKey)
                   Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
                   Storage:  \(storage)
-                \(fixture)
+                \(Self.functionLines(server))\(fixture)
                 """
             // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
             FileHandle.standardOutput.write(Data(banner.utf8))
@@ -61,6 +68,13 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// `  Functions: name → what runs it`, one line per function, for the banner.
+    static func functionLines(_ server: DeltaSyncServer) -> String {
+        let lines = server.functionDescriptions
+        guard !lines.isEmpty else { return "" }
+        return lines.enumerated().map { ($0 == 0 ? "  Functions: " : "             ") + $1 + "\n" }.joined()
+    }
+
     /// A key as a value in the console URL's fragment: `&`, `+`, `%` and `#` in a chosen key
     /// would otherwise be read as separators.
     static func fragmentValue(_ key: String) -> String {
@@ -82,6 +96,8 @@ struct ServeOptions: ParsableArguments {
     var port: Int = defaults.port
 
     @OptionGroup(title: "Authorization") var auth: AuthOptions
+
+    @OptionGroup(title: "Functions") var functions: FunctionOptions
 
     @Option(name: .customLong("db"), help: "SQLite database file.")
     var database: String = {
@@ -176,6 +192,7 @@ struct ServeOptions: ParsableArguments {
         configuration.host = host
         configuration.port = port
         try auth.apply(to: &configuration)
+        try functions.apply(to: &configuration, input: input)
         configuration.storage = inMemory ? .inMemory : .file(database)
         configuration.deltaTTL = deltaTTL.duration
         configuration.tombstoneTTL = tombstoneTTL.duration

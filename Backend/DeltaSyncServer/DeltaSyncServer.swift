@@ -51,6 +51,8 @@ public struct DeltaSyncServer: Sendable {
     let metrics: ServerMetrics?
     /// Reset, seed, snapshots, the clock, faults and what is connected, for tests.
     public let fixture: Fixture
+    /// The functions `@function` fields call.
+    let functions: ServerFunctions
     /// The key of the fixture API (`x-deltasync-admin-key`): configured or generated; `nil`
     /// when ``ServerConfiguration/fixtureAPI`` is off.
     public let adminKey: String?
@@ -99,6 +101,12 @@ public struct DeltaSyncServer: Sendable {
         environment.metrics = metrics
         // Without the fixture API nothing can add a fault: mutations skip the check.
         if configuration.fixtureAPI { environment.faults = faults }
+        let functions = try ServerFunctions(
+            configuration: configuration, schema: project.schema, schemaFiles: project.schemaFiles, logger: self.logger)
+        self.functions = functions
+        environment.functions = functions
+        environment.environmentName = functions.catalog.environmentName
+        environment.region = configuration.region
         let modes = configuration.authModes ?? project.authModes
             ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
         let unconfigured = project.schema.authModesUsed.filter { !modes.contains($0) }
@@ -141,6 +149,16 @@ public struct DeltaSyncServer: Sendable {
         fixture = Fixture(
             clock: clock, store: store, schema: project.schema, tombstoneTTL: Int(configuration.tombstoneTTL.components.seconds), executor: executor,
             expiry: expiry, connections: realtime.connections, faults: faults, requests: requests)
+    }
+
+    /// The functions the schema's `@function` fields name that nothing is configured to run,
+    /// as the schema writes them: each such field answers AppSync's error for a failed
+    /// invocation. `deltasync serve` lists them at start.
+    public var unconfiguredFunctions: [String] { functions.catalog.unconfigured(functions.referenced) }
+
+    /// One line per configured function the schema uses: `calc-${env} → node amplify/backend/function/calc/src (index.handler)`.
+    public var functionDescriptions: [String] {
+        functions.referenced.compactMap { name in functions.catalog.function(named: name).map { "\(name) → \($0.summary)" } }
     }
 
     /// What configures a mode's checks, for the warning about a mode without them.
@@ -294,7 +312,7 @@ public struct DeltaSyncServer: Sendable {
     /// order, so the realtime drain closes WebSockets with 1001 before the application's
     /// shutdown closes them with 1000.
     private func services(_ application: some ApplicationProtocol) -> [any Service] {
-        [application, realtime.drain]
+        [FunctionProcessShutdown(catalog: functions.catalog), application, realtime.drain]
     }
 
     /// Starts serving in the background and returns once the socket is bound.

@@ -48,6 +48,8 @@ class ServerProcess:
                 raise RuntimeError("deltasync exited before serving:\n" + "".join(seen))
         finally:
             watchdog.cancel()
+        # What the server printed up to its GraphQL URL: warnings and the banner's start.
+        self.banner = seen
 
     def kill9(self):
         self.process.send_signal(signal.SIGKILL)

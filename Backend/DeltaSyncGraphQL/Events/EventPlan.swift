@@ -13,31 +13,41 @@ import GraphQL
 package final class EventPlan: Sendable {
     /// The subscription field's response key.
     let rootKey: String
-    private let plan: ItemPlan
-    private let projection: ItemProjection
+    private let shape: Shape
+
+    /// A model's items are written by the projection (its types, its field authorization);
+    /// another type's values (a custom mutation's result) along the plain selection.
+    private enum Shape: Sendable {
+        case item(ItemPlan, ItemProjection)
+        case value(ValueSelection)
+    }
 
     /// Plans the subscription field `field` of a validated document.
     ///
-    /// - Throws: ``AppSyncError`` when the field is not a subscription to a model's mutations.
+    /// - Throws: ``AppSyncError`` when the field is not a subscription to mutations.
     package init(
         _ field: GraphQL.Field, fragments: [String: FragmentDefinition], variables: [String: JSONValue], schema: ExecutableSchema,
         caller: Caller? = nil
     ) throws {
         let name = field.name.value
         guard let definition = (try? schema.graphQL.subscriptionType?.fields())?[name],
-            let typeName = (namedType(of: definition.type) as? GraphQLNamedType)?.name,
-            let model = schema.projection.schema.model(named: typeName)
+            let typeName = (namedType(of: definition.type) as? GraphQLNamedType)?.name
         else {
-            throw AppSyncError(.validation, "Subscription field '\(name)' is not a subscription to a model's mutations.")
+            throw AppSyncError(.validation, "Subscription field '\(name)' is not a subscription to mutations.")
         }
-        guard let selection = field.selectionSet,
-            let plan = schema.projection.plan(model, selection: [selection], fragments: fragments, purpose: .event(variables: variables))
-        else {
+        guard let selection = field.selectionSet else {
             throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
         }
         rootKey = field.alias?.value ?? name
-        self.plan = plan
-        projection = schema.projection.authorized(by: caller)
+        guard let model = schema.projection.schema.model(named: typeName) else {
+            shape = .value(ValueSelection([selection], type: definition.type, fragments: fragments, variables: variables))
+            return
+        }
+        guard let plan = schema.projection.plan(model, selection: [selection], fragments: fragments, purpose: .event(variables: variables))
+        else {
+            throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
+        }
+        shape = .item(plan, schema.projection.authorized(by: caller))
     }
 
     /// `{"data":{"<rootKey>":...}}`, plus `errors` when a non-null field had no value.
@@ -46,11 +56,14 @@ package final class EventPlan: Sendable {
         JSONWriter.writeString(rootKey, to: &out)
         out.append(UInt8(ascii: ":"))
         var failures: [ProjectionFailure] = []
-        if case .object(let item) = data {
+        switch (shape, data) {
+        case (.item(let plan, let projection), .object(let item)):
             if !projection.writeEvent(item, plan: plan, into: &out, failures: &failures) {
                 out.append(contentsOf: "null".utf8)
             }
-        } else {
+        case (.value(let selection), _):
+            selection.write(data, to: &out)
+        default:
             out.append(contentsOf: "null".utf8)
         }
         out.append(UInt8(ascii: "}"))

@@ -61,6 +61,15 @@ package struct ExecutableSchema: Sendable {
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
         var modelMutations: [String: ModelMutation] = [:]
         var queryFields: [String: RootField] = [:]
+        // Fields of models and other types resolved by functions; attached before the model
+        // fields' authorization wraps them.
+        for field in schema.functionFields {
+            guard let type = graphQL.getType(name: field.typeName) as? GraphQLObjectType else { continue }
+            let pipeline = FunctionPipeline(
+                typeName: field.typeName, fieldName: field.fieldName, calls: field.functions, directory: environment.functions,
+                logger: environment.logger)
+            try Self.attach([field.fieldName: Self.functionResolver(pipeline)], to: type)
+        }
         for model in schema.models {
             let ops = model.operations
             if let name = ops.get {
@@ -139,14 +148,30 @@ package struct ExecutableSchema: Sendable {
                 if environment.fieldAuthorization != nil || environment.policy?.isOpen == false { try Self.authorize(type, ownerNames: model.compositeOwnerFields) }
             }
         }
-        // Fields the schema resolves with its own functions. Until functions are run, each
-        // answers as AppSync answers a function it cannot invoke: null and the error.
+        // Fields the schema resolves with its own functions.
         for operation in schema.customOperations {
-            guard let function = operation.functions.first else { continue }
-            let resolve: GraphQLFieldResolve = { _, _, _, _ in
-                throw AppSyncError(
-                    "Lambda:Unhandled",
-                    "Function '\(function.name)' of \(operation.parent.rawValue).\(operation.name) was not invoked: DeltaSync does not run @function resolvers yet.")
+            var resolve: GraphQLFieldResolve
+            if let call = operation.http {
+                let http = HTTPResolver(call: call, environmentName: environment.environmentName, region: environment.region, timeout: .seconds(30))
+                resolve = { _, args, context, _ in
+                    try await http.resolve(arguments: JSONValue(args), headers: (context as? RequestScope)?.functionRequest.headers ?? [:]).resolvable
+                }
+            } else if !operation.functions.isEmpty {
+                resolve = Self.functionResolver(FunctionPipeline(
+                    typeName: operation.parent.rawValue, fieldName: operation.name, calls: operation.functions,
+                    directory: environment.functions, logger: environment.logger))
+            } else {
+                continue
+            }
+            if let directives = environment.policy?.directives {
+                // AppSync admits the field's mode directives, else the default mode alone.
+                let modes = operation.modeDirectives, resolveAdmitted = resolve
+                resolve = { source, args, context, info in
+                    if let mode = (context as? RequestScope)?.caller?.identity.mode, !directives.admits(modes, mode) {
+                        throw AppSyncError.fieldUnauthorized(info.fieldName, on: info.parentType.name)
+                    }
+                    return try await resolveAdmitted(source, args, context, info)
+                }
             }
             switch operation.parent {
             case .query: queryResolvers[operation.name] = resolve
@@ -157,6 +182,26 @@ package struct ExecutableSchema: Sendable {
         self.queryFields = queryFields
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }
+    }
+
+    /// A field answered by its `@function` pipeline: the event carries the field's arguments,
+    /// the parent object as `source` (`null` on root fields), the caller and their headers.
+    private static func functionResolver(_ pipeline: FunctionPipeline) -> GraphQLFieldResolve {
+        { source, args, context, _ in
+            let scope = context as? RequestScope
+            let value = try await pipeline.resolve(
+                arguments: JSONValue(args), source: Self.sourceValue(source), request: scope?.functionRequest ?? .init())
+            return value.resolvable
+        }
+    }
+
+    /// A parent object as the event's `source`: a stored item or a value inside one.
+    private static func sourceValue(_ source: Any) -> JSONValue {
+        switch source {
+        case let object as ItemObject: return .object(object.item)
+        case let object as StoredObject: return .object(object.fields)
+        default: return .null
+        }
     }
 
     /// What the request's caller may do through the root field at `info`.

@@ -6,11 +6,21 @@ public struct OperationRequest: Sendable, Equatable {
     public var query: String
     public var variables: [String: JSONValue]
     public var operationName: String?
+    /// The HTTP request's headers, names lower-cased (for a realtime `start`, the connection's):
+    /// what resolvers see as `$ctx.request.headers`, and `@http` fields copy.
+    public var headers: [String: String]
+    /// The caller's address, for `$ctx.identity.sourceIp`; `nil` when unknown.
+    public var sourceIP: String?
 
-    public init(query: String, variables: [String: JSONValue] = [:], operationName: String? = nil) {
+    public init(
+        query: String, variables: [String: JSONValue] = [:], operationName: String? = nil, headers: [String: String] = [:],
+        sourceIP: String? = nil
+    ) {
         self.query = query
         self.variables = variables
         self.operationName = operationName
+        self.headers = headers
+        self.sourceIP = sourceIP
     }
 
     /// Reads a request body. AppSync answers 400 for a body that is empty, not JSON, or has no

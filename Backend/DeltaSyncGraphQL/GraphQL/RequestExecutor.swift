@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import GraphQL
 import Logging
@@ -37,8 +38,10 @@ package struct RequestExecutor: Sendable {
     /// - Parameter explain: record how sync queries read their items and return it in
     ///   `extensions.deltasync.plans`.
     /// - Parameter caller: who sent the request; `nil` when the server has no authorization rules.
-    package func execute(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil) async -> [UInt8] {
-        await answer(request, explain: explain, caller: caller).bytes
+    /// - Parameter identity: who sent the request when there is no `caller`, for what
+    ///   `@function` events show as `identity`.
+    package func execute(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil, identity: Identity? = nil) async -> [UInt8] {
+        await answer(request, explain: explain, caller: caller, identity: identity).bytes
     }
 
     /// A response's bytes and the `errorType`s of its errors, for the request log and metrics
@@ -52,10 +55,10 @@ package struct RequestExecutor: Sendable {
     }
 
     /// ``execute(_:explain:caller:)`` with the error types of the response.
-    package func answer(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil) async -> Answer {
+    package func answer(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil, identity: Identity? = nil) async -> Answer {
         let limits = executionLimits
         let answer = await Deadline.race(after: limits.timeout) {
-            let (body, splices, operation) = await respond(request, explain: explain, caller: caller)
+            let (body, splices, operation) = await respond(request, explain: explain, caller: caller, identity: identity)
             return Answer(bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body), operation: operation)
         }
         guard let answer else {
@@ -123,7 +126,9 @@ package struct RequestExecutor: Sendable {
         ResponseErrors(errors: [ErrorShape.plain("Validation error: \(reason)")])
     }
 
-    private func respond(_ request: OperationRequest, explain: Bool, caller: Caller?) async -> (Map, [ResponseJSON.Splice], OperationSummary?) {
+    private func respond(
+        _ request: OperationRequest, explain: Bool, caller: Caller?, identity: Identity?
+    ) async -> (Map, [ResponseJSON.Splice], OperationSummary?) {
         let prepared: PreparedDocument
         switch prepare(request.query) {
         case .success(let found): prepared = found
@@ -150,7 +155,9 @@ package struct RequestExecutor: Sendable {
             }
             let scope = RequestScope(
                 plan: plan, explain: explain, budget: ResolverBudget(executionLimits), caller: caller,
-                projection: schema.projection, earlierResults: earlierResults)
+                projection: schema.projection, earlierResults: earlierResults,
+                functionRequest: FunctionPipeline.Request(
+                    identity: (caller?.identity ?? identity)?.contextValue(sourceIP: request.sourceIP) ?? .null, headers: request.headers))
             let result = try await run(request, document: prepared.document, scope: scope)
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)

@@ -15,6 +15,8 @@ final class RequestScope: Sendable {
     let caller: Caller?
     /// The schema's projection, asking the caller about every field.
     let projection: ItemProjection
+    /// Who asks and the headers they sent, for `@function` events.
+    let functionRequest: FunctionPipeline.Request
 
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
@@ -22,8 +24,9 @@ final class RequestScope: Sendable {
 
     init(
         plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller? = nil, projection: ItemProjection,
-        earlierResults: [String: Result<ItemObject, any Error>] = [:]
+        earlierResults: [String: Result<ItemObject, any Error>] = [:], functionRequest: FunctionPipeline.Request = .init()
     ) {
+        self.functionRequest = functionRequest
         self.plan = plan
         self.caller = caller
         self.projection = projection.authorized(by: caller)

@@ -94,9 +94,11 @@ struct ItemPlan: Sendable {
     /// leaves the items to the executor.
     ///
     /// - Parameter models: the model of a relation's related type.
+    /// - Parameter functionFields: `Type.field` of the fields `@function` resolves, which a
+    ///   response plan leaves to the executor (events carry the mutation's values instead).
     init?(
         _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: Purpose = .response,
-        models: (String) -> ModelSchema
+        models: (String) -> ModelSchema, functionFields: Set<String> = []
     ) {
         guard let fields = Self.collect(selection, fragments: fragments, purpose: purpose) else { return nil }
         var members: [Member] = []
@@ -116,6 +118,7 @@ struct ItemPlan: Sendable {
                 entry = .metadata(name, required: ["_version": "Int", "_lastChangedAt": "AWSTimestamp"][name])
             default:
                 guard let schemaField = model.field(named: name) else { return nil }
+                if case .response = purpose, !functionFields.isEmpty, functionFields.contains("\(model.name).\(name)") { return nil }
                 if let relation = schemaField.relation {
                     let related = models(relation.relatedModel)
                     if relation.isConnection {
@@ -127,7 +130,9 @@ struct ItemPlan: Sendable {
                         return nil
                     }
                     guard !subSelections.isEmpty,
-                        let nested = ItemPlan(related, selection: subSelections, fragments: fragments, purpose: purpose, models: models)
+                        let nested = ItemPlan(
+                            related, selection: subSelections, fragments: fragments, purpose: purpose, models: models,
+                            functionFields: functionFields)
                     else { return nil }
                     entry = .relation(schemaField, relation, nested: nested)
                 } else if subSelections.isEmpty, model.compositeOwnerFields.contains(name) {

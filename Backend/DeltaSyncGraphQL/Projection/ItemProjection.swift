@@ -18,10 +18,14 @@ struct ItemProjection: Sendable {
     let queries: QueryResolvers
     /// Asked for every field but `__typename`; `nil` lets every field be read.
     private(set) var authorization: (any FieldAuthorization)?
+    /// `Type.field` of the fields functions resolve: a response selecting one is the
+    /// executor's to complete.
+    private let functionFields: Set<String>
 
     init(schema: AmplifySchema, queries: QueryResolvers) {
         self.schema = schema
         self.queries = queries
+        functionFields = Set(schema.functionFields.map { "\($0.typeName).\($0.fieldName)" })
         authorization = queries.environment.fieldAuthorization
     }
 
@@ -39,7 +43,9 @@ struct ItemProjection: Sendable {
         _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition],
         purpose: ItemPlan.Purpose = .response
     ) -> ItemPlan? {
-        ItemPlan(model, selection: selection, fragments: fragments, purpose: purpose, models: queries.environment.model)
+        ItemPlan(
+            model, selection: selection, fragments: fragments, purpose: purpose, models: queries.environment.model,
+            functionFields: functionFields)
     }
 
     /// A page's items as a JSON array, reading their relations.

@@ -29,6 +29,13 @@ package struct ResolverEnvironment: Sendable {
     package var faults: (any MutationFaults)?
     /// Conflicts and sync pages counted for the server's metrics; `nil` counts nothing.
     package var metrics: (any SyncMetrics)?
+    /// The functions `@function` fields call; `nil` answers every such field with the error of
+    /// a function nobody configured.
+    package var functions: (any FunctionDirectory)?
+    /// The Amplify environment (`${env}` in `@http` URLs); `NONE` outside an Amplify project.
+    package var environmentName = "NONE"
+    /// `${aws_region}` in `@http` URLs.
+    package var region = "us-east-1"
 
     package init(
         schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,

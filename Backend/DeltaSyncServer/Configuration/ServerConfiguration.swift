@@ -1,5 +1,6 @@
 import DeltaSyncAuth
 import DeltaSyncCore
+import DeltaSyncFunctions
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
 import DeltaSyncSchema
@@ -63,6 +64,36 @@ public struct ServerConfiguration: Sendable {
     /// The custom conflict handler models with `LAMBDA` call: a Swift closure (tests, embedding)
     /// or ``LambdaConflictHandlers/http(url:timeout:)`` for a local wrapper of a Lambda function.
     public var lambdaConflictHandler: LambdaConflictHandler?
+
+    // MARK: - Functions
+
+    /// Functions `@function` fields call, by name, ahead of ``functionsFile`` and the Amplify
+    /// project's own: Swift closures (``ClosureFunction``), endpoints (``HTTPFunction``) or
+    /// processes (``LocalProcessFunction``). The name is the function's without `-${env}`
+    /// (`echo` serves `@function(name: "echo-${env}")`), or as the schema writes it.
+    ///
+    /// ```swift
+    /// configuration.functions["echo"] = ClosureFunction { invocation in
+    ///     ["text": invocation.event["arguments"]["msg"]]
+    /// }
+    /// ```
+    public var functions: [String: any LambdaFunction] = [:]
+    /// A `functions.json` naming endpoints, commands and handlers (``FunctionsFile``); read
+    /// when the server is created. Default `nil`: none.
+    public var functionsFile: String?
+    /// An Amplify Gen 1 project's root (the folder holding `amplify/`): each
+    /// `amplify/backend/function/<name>/src` runs as a local Node or Python handler. Default
+    /// `nil`: none.
+    public var amplifyProjectRoot: String?
+    /// `${env}` in function names and `@http` URLs. `nil` (the default) reads the project's
+    /// `amplify/.config/local-env-info.json`, else `NONE`, which drops the `-${env}` suffix as
+    /// Amplify does.
+    public var amplifyEnvironment: String?
+    /// `AWS_REGION` for functions and `${aws_region}` in `@http` URLs. Default `us-east-1`.
+    public var region = "us-east-1"
+    /// How long a function may run when its own configuration does not say. Default 30 s,
+    /// AppSync's limit for a request.
+    public var functionTimeout: Duration = .seconds(30)
 
     // MARK: - Realtime
 

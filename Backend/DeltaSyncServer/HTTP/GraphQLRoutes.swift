@@ -28,10 +28,23 @@ struct GraphQLRoutes: Sendable {
         guard let body = try? JSONValue(parsing: String(buffer: buffer)) else {
             throw HTTPErrorResponse.malformed("Unable to parse GraphQL query.")
         }
-        return try await respond(to: body, explain: Self.wantsExplain(request.headers), identity: identity, caller: caller, started: started)
+        return try await respond(to: body, request: request, identity: identity, caller: caller, started: started)
     }
 
     static let explainHeader = HTTPField.Name("x-deltasync-explain")!
+
+    /// `$ctx.request.headers` (names lower-cased, repeated ones joined as HTTP joins them) and
+    /// the caller's address as a proxy in front reports it.
+    static func context(of request: Request) -> (headers: [String: String], sourceIP: String?) {
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        if let authority = request.head.authority { headers["host"] = authority }
+        let forwarded = headers["x-forwarded-for"]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        return (headers, forwarded)
+    }
 
     private static func wantsExplain(_ headers: HTTPFields) -> Bool {
         headers[explainHeader].map { $0 == "1" || $0.lowercased() == "true" } ?? false
@@ -45,21 +58,22 @@ struct GraphQLRoutes: Sendable {
         if let query = params["query"] { body["query"] = .string(String(query)) }
         if let variables = params["variables"] { body["variables"] = .string(String(variables)) }
         if let name = params["operationName"] { body["operationName"] = .string(String(name)) }
-        return try await respond(
-            to: .object(body), explain: Self.wantsExplain(request.headers), identity: identity, caller: caller, started: started)
+        return try await respond(to: .object(body), request: request, identity: identity, caller: caller, started: started)
     }
 
     private func respond(
-        to body: JSONValue, explain: Bool, identity: Identity, caller: Caller?, started: ContinuousClock.Instant
+        to body: JSONValue, request: Request, identity: Identity, caller: Caller?, started: ContinuousClock.Instant
     ) async throws -> Response {
-        let graphQLRequest: OperationRequest
+        var graphQLRequest: OperationRequest
         do {
             graphQLRequest = try OperationRequest(body: body)
         } catch {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
+        (graphQLRequest.headers, graphQLRequest.sourceIP) = Self.context(of: request)
+        let explain = Self.wantsExplain(request.headers)
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
-        let answer = await executor.answer(graphQLRequest, explain: explain, caller: caller)
+        let answer = await executor.answer(graphQLRequest, explain: explain, caller: caller, identity: identity)
         if fixture != nil || metrics != nil {
             record(answer, identity: identity, started: started)
         }
