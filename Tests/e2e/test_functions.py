@@ -197,3 +197,19 @@ def test_a_custom_subscription_receives_a_custom_mutations_result(app):
 def test_serve_lists_functions_nobody_configured(app):
     server, _ = app
     assert any("nobody-${env}" in line and "not configured" in line for line in server.banner)
+
+
+def test_a_malformed_functions_json_stops_the_start_naming_the_file_and_the_mistake(tmp_path):
+    import subprocess
+
+    from conftest import BINARY
+
+    root = tmp_path / "app"
+    shutil.copytree(FIXTURE, root)
+    api = root / "amplify/backend/api/notesapi"
+    (api / "functions.json").write_text('{\n  "functions": {\n    "garbage": {"url": "http://127.0.0.1:1/", "command": ["x"]}\n  }\n}\n')
+    started = subprocess.run([str(BINARY), "serve", "--project", str(api), "--in-memory", "--port", "0"],
+                             capture_output=True, text=True, timeout=60)
+    assert started.returncode != 0
+    assert "functions.json line 3, functions.garbage" in started.stderr
+    assert "a function is one of url, command or handler" in started.stderr

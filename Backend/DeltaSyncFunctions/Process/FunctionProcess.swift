@@ -76,28 +76,12 @@ final class FunctionProcess: Sendable {
         process.watchExit()
         do {
             let io = try await NIOPipeBootstrap(group: process.eventLoop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(LineSplitter(
-                            maxLength: maxAnswerLength,
-                            onLine: { [weak process] line in process?.answerLine(line) },
-                            onClose: { [weak process] in process?.pipeClosed(stdout: true) }
-                        ))
-                    }
-                }
+                .channelInitializer(lines(maxLength: maxAnswerLength, process: process, stdout: true))
                 .takingOwnershipOfDescriptors(input: child.stdout, output: child.stdin)
                 .get()
             process.attach(io: io)
             let log = try await NIOPipeBootstrap(group: process.eventLoop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(LineSplitter(
-                            maxLength: maxLogLineLength,
-                            onLine: { [weak process] line in process?.logLine(line) },
-                            onClose: { [weak process] in process?.pipeClosed(stdout: false) }
-                        ))
-                    }
-                }
+                .channelInitializer(lines(maxLength: maxLogLineLength, process: process, stdout: false))
                 .takingOwnershipOfDescriptor(input: child.stderr)
                 .get()
             process.attach(log: log)
@@ -113,6 +97,22 @@ final class FunctionProcess: Sendable {
             throw FunctionFailure(errorType: "Runtime.StartError", errorMessage: "Cannot start function \(functionName): its pipes could not be set up (\(error)).")
         }
         return process
+    }
+
+    /// A pipe's channel set-up: its output cut into lines, each an answer (stdout) or a log line
+    /// (stderr) of `process`.
+    private static func lines(
+        maxLength: Int, process: FunctionProcess, stdout: Bool
+    ) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        { [weak process] channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(LineSplitter(
+                    maxLength: maxLength,
+                    onLine: { [weak process] line in stdout ? process?.answerLine(line) : process?.logLine(line) },
+                    onClose: { [weak process] in process?.pipeClosed(stdout: stdout) }
+                ))
+            }
+        }
     }
 
     /// Keeps a connected pipe; closes it right away if the process already ended without it.

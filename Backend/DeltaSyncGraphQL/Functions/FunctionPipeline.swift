@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncFunctions
 import DeltaSyncSchema
@@ -20,8 +21,13 @@ struct FunctionPipeline: Sendable {
 
     /// The request around the field: who asks and what they sent.
     struct Request: Sendable {
-        var identity: JSONValue = .null
+        /// Who asks; `nil` without authentication (the executor-only tests).
+        var caller: Identity?
+        var sourceIP: String?
         var headers: [String: String] = [:]
+
+        /// `$ctx.identity`, built when a function needs it rather than for every request.
+        var identity: JSONValue { caller?.contextValue(sourceIP: sourceIP) ?? .null }
 
         /// `$ctx.request`: the client's headers; `domainName` is set only for AppSync's
         /// custom domains.
@@ -32,14 +38,15 @@ struct FunctionPipeline: Sendable {
 
     func resolve(arguments: JSONValue, source: JSONValue, request: Request) async throws(AppSyncError) -> JSONValue {
         var previous: JSONValue = [:]
+        let identity = request.identity, requestValue = request.json
         for call in calls {
             let event: JSONValue = [
                 "typeName": .string(typeName),
                 "fieldName": .string(fieldName),
                 "arguments": arguments,
-                "identity": request.identity,
+                "identity": identity,
                 "source": source,
-                "request": request.json,
+                "request": requestValue,
                 "prev": ["result": previous],
             ]
             previous = try await invoke(call, event: event)

@@ -156,8 +156,7 @@ package struct RequestExecutor: Sendable {
             let scope = RequestScope(
                 plan: plan, explain: explain, budget: ResolverBudget(executionLimits), caller: caller,
                 projection: schema.projection, earlierResults: earlierResults,
-                functionRequest: FunctionPipeline.Request(
-                    identity: (caller?.identity ?? identity)?.contextValue(sourceIP: request.sourceIP) ?? .null, headers: request.headers))
+                functionRequest: FunctionPipeline.Request(caller: caller?.identity ?? identity, sourceIP: request.sourceIP, headers: request.headers))
             let result = try await run(request, document: prepared.document, scope: scope)
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
