@@ -117,7 +117,8 @@ def test_project_handlers_and_http_functions_answer_queries_mutations_and_model_
         "httpRecord": {"by": "http", "text": "abab"},
     }
 
-    run(server, 'mutation { createNote(input: {id: "n1", text: "milk"}) { id } }')
+    created = run(server, 'mutation { createNote(input: {id: "n1", text: "milk"}) { id nodeShout } }')
+    assert created == {"createNote": {"id": "n1", "nodeShout": "node:MILK"}}
     note = run(server, '{ getNote(id: "n1") { text nodeShout pyShout httpShout } }')["getNote"]
     assert note == {"text": "milk", "nodeShout": "node:MILK", "pyShout": "py:klim", "httpShout": "http:milk"}
     listed = run(server, "{ listNotes { items { id nodeShout } } }")["listNotes"]["items"]
