@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeltaSyncFunctions
 import DeltaSyncServer
 import Foundation
 

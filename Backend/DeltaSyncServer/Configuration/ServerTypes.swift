@@ -1,4 +1,5 @@
 import DeltaSyncAuth
+import DeltaSyncFunctions
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
 
@@ -18,6 +19,23 @@ public typealias LambdaConflictRequest = DeltaSyncGraphQL.LambdaConflictRequest
 public typealias LambdaConflictResponse = DeltaSyncGraphQL.LambdaConflictResponse
 /// The realtime endpoint's limits and timers (``ServerConfiguration/realtime``).
 public typealias RealtimeConfiguration = DeltaSyncRealtime.RealtimeConfiguration
+
+// Functions for `@function` fields (``ServerConfiguration/functions``).
+/// What runs a function: given AppSync's event, a JSON result or a ``FunctionFailure``.
+public typealias LambdaFunction = DeltaSyncFunctions.LambdaFunction
+/// One call of a function: its event, name, request id and timeout.
+public typealias LambdaInvocation = DeltaSyncFunctions.LambdaInvocation
+/// Why a function gave no result (its error's type and message).
+public typealias FunctionFailure = DeltaSyncFunctions.FunctionFailure
+/// A function written in Swift.
+public typealias ClosureFunction = DeltaSyncFunctions.ClosureFunction
+/// A function behind an HTTP endpoint that receives the event as a JSON POST.
+public typealias HTTPFunction = DeltaSyncFunctions.HTTPFunction
+/// A function run by a warm local process (a Node or Python handler, or any command).
+public typealias LocalProcessFunction = DeltaSyncFunctions.LocalProcessFunction
+public typealias LocalProcessConfiguration = DeltaSyncFunctions.LocalProcessConfiguration
+/// The Node and Python runtimes for Amplify-style handlers.
+public typealias HandlerRuntime = DeltaSyncFunctions.HandlerRuntime
 
 // Authentication (``ServerConfiguration/authModes`` and the settings beside it).
 /// The API's default and additional authorization modes.
