@@ -10,6 +10,8 @@ dpkg -s chromium >/dev/null 2>&1 || missing+=(chromium)
 dpkg -s chromium-driver >/dev/null 2>&1 || missing+=(chromium-driver)
 # Local `@function` handlers: Node and Python runtimes (python3 is there already).
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
+# The PostgreSQL store's tests: a throw-away cluster (scripts/postgres-cluster.sh).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"

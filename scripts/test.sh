@@ -15,7 +15,11 @@ echo "== the console page embedded in the binary is current"
 python3 scripts/embed-console.py --check
 echo "== swift build"
 swift build --build-tests --explicit-target-dependency-import-check error
-echo "== swift test"
+echo "== swift test (PostgreSQL store tests on a throw-away cluster)"
+PG_DIR=$(mktemp -d /tmp/deltasync-pg.XXXXXX)
+trap 'bash scripts/postgres-cluster.sh stop "$PG_DIR"' EXIT
+DELTASYNC_POSTGRES_URL=$(bash scripts/postgres-cluster.sh start "$PG_DIR")
+export DELTASYNC_POSTGRES_URL
 swift test --skip-build
 echo "== a local-only app links no networking"
 bash scripts/check-local-store-links.sh
