@@ -44,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Shared core: JSON values, AppSync errors, filter predicates. No I/O.
@@ -171,6 +172,22 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Backend/DeltaSyncAuth"
+        ),
+        // The item store on PostgreSQL (postgres-nio): what several server processes share.
+        .target(
+            name: "DeltaSyncPostgres",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Backend/DeltaSyncPostgres"
         ),
         // Lambda functions run locally for `@function` fields: one contract (`LambdaFunction`)
         // with an HTTP endpoint, a warm local process (Node or Python handlers, any command) and
@@ -422,6 +439,16 @@ let package = Package(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore", "DeltaSyncTestSupport"],
             path: "Tests/DeltaSyncCoreTests"
+        ),
+        // The PostgreSQL store against a throw-away cluster (scripts/postgres-cluster.sh).
+        .testTarget(
+            name: "DeltaSyncPostgresTests",
+            dependencies: [
+                "DeltaSyncPostgres", "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/DeltaSyncPostgresTests"
         ),
         .testTarget(
             name: "DeltaSyncFunctionsTests",

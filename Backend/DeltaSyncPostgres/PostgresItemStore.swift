@@ -1,0 +1,330 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncStorage
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+
+/// An ``ItemStore`` in PostgreSQL (through postgres-nio): what several server processes share.
+///
+/// ```swift
+/// let settings = try PostgresStoreSettings(url: "postgres://app@127.0.0.1:5432/app?schema=dev")
+/// let store = try await PostgresItemStore.connect(settings: settings, schema: schema)
+/// try await store.write { tx in try tx.put(post, ["id": "1", "title": "Hello"]) }
+/// let item = try await store.read { tx in try tx.get(post, key: ["id": "1"]) }
+/// await store.shutdown()
+/// ```
+///
+/// **Layout.** One table per model in the settings' PostgreSQL schema: `key text PRIMARY KEY`
+/// (the canonical JSON of the key values), `item jsonb`, and `_lastChangedAt`, `_deleted`,
+/// `_ttl` columns for the purge. The primary key's order and every `@index` are expression
+/// indexes over the jsonb fields, typed by field kind (see ``PostgresModelTable``); queries use
+/// the same expressions, so PostgreSQL serves them from those indexes. The sync log has tables of
+/// its own (``PostgresSyncLog``).
+///
+/// **The bridge.** The contract's transaction bodies are synchronous closures (GRDB's are). Each
+/// body runs on a thread of the store's own `NIOThreadPool` (as many threads as the pool has
+/// connections), with one connection leased from `PostgresClient`; each statement blocks that
+/// thread on postgres-nio's `EventLoopFuture` API (`wait()`), which is allowed there: the thread
+/// is neither an event loop nor a Swift concurrency thread. `read` runs in
+/// `REPEATABLE READ READ ONLY` (one snapshot); `write` in `READ COMMITTED`, rolled back when the
+/// body throws.
+///
+/// **Serialised writes.** Every write transaction first takes an exclusive transaction-level
+/// advisory lock (`pg_advisory_xact_lock`, one key per PostgreSQL schema), so writes to one
+/// store, from any number of processes, run one at a time, exactly as SQLite's single writer:
+/// read-check-write bodies, `_version` uniqueness and the change clock need no other argument.
+/// (Locking per item instead would let unrelated writes run together; a later optimisation.)
+///
+/// Errors from PostgreSQL reach callers as ``AppSyncError`` (`InternalFailure`) saying what the
+/// store was doing and what the server said.
+public final class PostgresItemStore: ItemStore {
+    /// The schema the store was opened with.
+    public let schema: AmplifySchema
+    public let settings: PostgresStoreSettings
+    let catalog: PostgresCatalog
+    private let client: PostgresClient
+    private let threadPool: NIOThreadPool
+    private let runTask: Task<Void, Never>
+    private let logger: Logger
+    /// The advisory lock every write transaction takes.
+    package let writeLockKey: Int64
+    /// The advisory lock one purge holds, so that only one instance purges at a time.
+    package let purgeLockKey: Int64
+
+    private init(
+        schema: AmplifySchema, settings: PostgresStoreSettings, catalog: PostgresCatalog, client: PostgresClient,
+        threadPool: NIOThreadPool, runTask: Task<Void, Never>, logger: Logger
+    ) {
+        self.schema = schema
+        self.settings = settings
+        self.catalog = catalog
+        self.client = client
+        self.threadPool = threadPool
+        self.logger = logger
+        self.writeLockKey = PostgresSQL.lockKey("deltasync.write:\(settings.schema)")
+        self.purgeLockKey = PostgresSQL.lockKey("deltasync.purge:\(settings.schema)")
+        self.runTask = runTask
+    }
+
+    // MARK: - Connecting
+
+    /// Connects, creates the PostgreSQL schema and brings its tables in line with `schema`
+    /// (adding what is missing, dropping nothing), then opens the connection pool.
+    ///
+    /// ```swift
+    /// let store = try await PostgresItemStore.connect(
+    ///     settings: PostgresStoreSettings(url: "postgres://app@db/app"), schema: schema)
+    /// ```
+    ///
+    /// - Throws: ``AppSyncError`` (`InternalFailure`) naming host:port and the server's message
+    ///   when the database cannot be reached within ``PostgresStoreSettings/connectTimeout``;
+    ///   when the schema cannot be stored; or when the migration fails.
+    public static func connect(
+        settings: PostgresStoreSettings, schema: AmplifySchema, logger: Logger = Logger(label: "DeltaSync.Postgres")
+    ) async throws -> PostgresItemStore {
+        let catalog = try PostgresCatalog(schema, schema: settings.schema)
+        let tls = TLSConfiguration.makeClientConfiguration()
+
+        // One connection first: a clear error when the database cannot be reached (the pool
+        // would keep retrying), and the migration, before any transaction runs.
+        var probeConfiguration = PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.username, password: settings.password,
+            database: settings.database, tls: .disable)
+        switch settings.tls {
+        case .disable: break
+        case .prefer: probeConfiguration.tls = .prefer(try NIOSSLContext(configuration: tls))
+        case .require: probeConfiguration.tls = .require(try NIOSSLContext(configuration: tls))
+        }
+        probeConfiguration.options.connectTimeout = .seconds(Int64(settings.connectTimeout))
+        let probe: PostgresConnection
+        do {
+            probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
+        } catch {
+            let reason = (error as? PSQLError).map(PostgresSQL.describe) ?? "\(error)"
+            throw AppSyncError(
+                .internalFailure,
+                "Cannot connect to PostgreSQL at \(settings.host):\(settings.port) (database \(settings.database), user \(settings.username)): \(reason). Check that the server runs and that the database URL is right.")
+        }
+
+        var configuration = PostgresClient.Configuration(
+            host: settings.host, port: settings.port, username: settings.username, password: settings.password,
+            database: settings.database, tls: .disable)
+        switch settings.tls {
+        case .disable: break
+        case .prefer: configuration.tls = .prefer(tls)
+        case .require: configuration.tls = .require(tls)
+        }
+        configuration.options.maximumConnections = settings.poolSize
+        configuration.options.connectTimeout = .seconds(settings.connectTimeout)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // Started before the migration, so that it runs by the time the first body leases a
+        // connection (postgres-nio warns about leases before `run()`).
+        let runTask = Task { await client.run() }
+        let threadPool = NIOThreadPool(numberOfThreads: settings.poolSize)
+        threadPool.start()
+        do {
+            try await threadPool.runIfActive {
+                try PostgresMigrator(catalog: catalog).migrate(BlockingConnection(connection: probe, logger: logger))
+            }
+        } catch {
+            try? await probe.close()
+            try? await threadPool.shutdownGracefully()
+            runTask.cancel()
+            await runTask.value
+            throw error
+        }
+        try? await probe.close()
+
+        return PostgresItemStore(
+            schema: schema, settings: settings, catalog: catalog, client: client, threadPool: threadPool, runTask: runTask, logger: logger)
+    }
+
+    /// Closes the connections and stops the threads. Call it once, when nothing uses the store
+    /// any more.
+    public func shutdown() async {
+        runTask.cancel()
+        await runTask.value
+        try? await threadPool.shutdownGracefully()
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` on one consistent snapshot (`REPEATABLE READ READ ONLY`).
+    public func read<T: Sendable>(_ body: @Sendable (any ItemReadTransaction) throws -> T) async throws -> T {
+        try await transaction(write: false) { try body($0) }
+    }
+
+    /// Runs `body` after every earlier write (under the store's advisory lock); committed when
+    /// this returns, rolled back if `body` throws.
+    public func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T {
+        try await transaction(write: true) { try body($0) }
+    }
+
+    private func transaction<T: Sendable>(write: Bool, _ body: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        try await withConnection { connection in
+            try await withoutActuallyEscaping(body) { body in
+                try await self.threadPool.runBlocking { [catalog, writeLockKey] in
+                    try Self.inTransaction(connection, write: write, lockKey: writeLockKey) { connection in
+                        try body(PostgresTransaction(connection: connection, catalog: catalog))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Leases a connection; a pool that cannot connect surfaces as ``AppSyncError``.
+    private func withConnection<T: Sendable>(_ body: (BlockingConnection) async throws -> T) async throws -> T {
+        let logger = logger
+        do {
+            return try await client.withConnection { connection in
+                try await body(BlockingConnection(connection: connection, logger: logger))
+            }
+        } catch {
+            throw PostgresSQL.wrap(error, "lease a connection to \(settings.host):\(settings.port)")
+        }
+    }
+
+    /// `BEGIN` … `COMMIT` around `body`, `ROLLBACK` when it throws. A write first takes the
+    /// write lock.
+    private static func inTransaction<T>(
+        _ connection: BlockingConnection, write: Bool, lockKey: Int64, _ body: (BlockingConnection) throws -> T
+    ) throws -> T {
+        try connection.run("begin a transaction", write ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            if write {
+                var b = SQLBuilder()
+                try connection.run("take the write lock", "SELECT pg_advisory_xact_lock(\(b.bind(Int(lockKey))))", b)
+            }
+            let result = try body(connection)
+            try connection.run("commit a transaction", "COMMIT")
+            return result
+        } catch {
+            _ = try? connection.run("roll back a transaction", "ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: - Expiry
+
+    /// Deletes deltas changed before `deltasBefore` (epoch ms) and tombstones whose `_ttl` is at
+    /// or before `tombstonesExpiredBy` (epoch seconds), in write transactions of at most 500
+    /// rows each, so mutations run between them. Only one instance purges a schema at a time
+    /// (`pg_try_advisory_lock`): while another holds the purge lock this returns zero counts.
+    public func purgeExpired(deltasBefore: Int, tombstonesExpiredBy: Int) async throws -> PurgeResult {
+        try await withConnection { connection in
+            try await self.threadPool.runIfActive { [catalog, writeLockKey, purgeLockKey] in
+                var lock = SQLBuilder()
+                let key = lock.bind(Int(purgeLockKey))
+                guard try connection.value(Bool.self, "take the purge lock", "SELECT pg_try_advisory_lock(\(key))", lock) == true else {
+                    return PurgeResult(deltas: 0, tombstones: 0)
+                }
+                defer { _ = try? connection.run("release the purge lock", "SELECT pg_advisory_unlock(\(key))", lock) }
+                func batches(_ purpose: String, _ sql: (inout SQLBuilder) -> String) throws -> Int {
+                    var total = 0
+                    while true {
+                        let deleted = try Self.inTransaction(connection, write: true, lockKey: writeLockKey) { c in
+                            var b = SQLBuilder()
+                            return try c.run(purpose, sql(&b), b).metadata.rows ?? 0
+                        }
+                        total += deleted
+                        if deleted < PostgresSyncLog.purgeBatchSize { return total }
+                    }
+                }
+                var result = PurgeResult(deltas: 0, tombstones: 0)
+                let delta = catalog.qualified(PostgresSyncLog.delta)
+                // Deltas of every model in the log, including models the schema no longer has:
+                // one seek per model in the (model, changed_at, seq) index.
+                var model = ""
+                while true {
+                    var b = SQLBuilder()
+                    let sql = "SELECT model FROM \(delta) WHERE model > \(b.bind(model)) ORDER BY model LIMIT 1"
+                    guard let next = try connection.value(String.self, "find the models of the delta log", sql, b) else { break }
+                    result.deltas += try batches("purge old deltas of \(next)") { b in
+                        """
+                        DELETE FROM \(delta) WHERE seq IN (
+                            SELECT seq FROM \(delta) WHERE model = \(b.bind(next)) AND changed_at < \(b.bind(deltasBefore))
+                            LIMIT \(PostgresSyncLog.purgeBatchSize))
+                        """
+                    }
+                    model = next
+                }
+                for table in catalog.sortedTables {
+                    result.tombstones += try batches("purge expired tombstones of \(table.name)") { b in
+                        """
+                        DELETE FROM \(table.qualifiedName) WHERE key IN (
+                            SELECT key FROM \(table.qualifiedName) WHERE "_deleted" AND "_ttl" <= \(b.bind(tombstonesExpiredBy))
+                            LIMIT \(PostgresSyncLog.purgeBatchSize))
+                        """
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    // MARK: - Checkpoints
+
+    /// Every model table, the delta log and the conflict log, in one snapshot.
+    private var checkpointTables: [String] {
+        catalog.sortedTables.map(\.qualifiedName) + [PostgresSyncLog.delta, PostgresSyncLog.conflicts].map(catalog.qualified)
+    }
+
+    /// Every table's rows, copied into memory in one snapshot.
+    public func checkpoint() async throws -> any StoreCheckpoint {
+        let names = checkpointTables
+        let schema = settings.schema
+        return try await transaction(write: false) { tx in
+            let tables = try names.map { name in
+                let rows = try tx.connection.value(
+                    String.self, "copy \(name) for a checkpoint", "SELECT coalesce(jsonb_agg(t), '[]'::jsonb)::text FROM \(name) t")
+                return PostgresCheckpoint.Table(name: name, rows: rows ?? "[]")
+            }
+            return PostgresCheckpoint(schema: schema, tables: tables)
+        }
+    }
+
+    /// Puts a checkpoint's rows back in one write transaction. The change clock is left where
+    /// it is: it only moves forward, so it is already past every change in the checkpoint.
+    public func restore(_ checkpoint: any StoreCheckpoint) async throws {
+        guard let checkpoint = checkpoint as? PostgresCheckpoint, checkpoint.schema == settings.schema,
+            checkpoint.tables.map(\.name) == checkpointTables
+        else {
+            throw AppSyncError(.badRequest, "This checkpoint was not made by this PostgreSQL store; restore it into the store that made it.")
+        }
+        try await transaction(write: true) { tx in
+            for table in checkpoint.tables {
+                try tx.connection.run("empty \(table.name) for a restore", "DELETE FROM \(table.name)")
+                var b = SQLBuilder()
+                try tx.connection.run(
+                    "restore \(table.name)",
+                    "INSERT INTO \(table.name) SELECT * FROM jsonb_populate_recordset(NULL::\(table.name), \(b.bind(table.rows))::jsonb)", b)
+            }
+        }
+    }
+
+    public func export(toFile path: String) async throws {
+        throw AppSyncError(.badRequest, "Snapshot files are for SQLite stores; use pg_dump/pg_restore for a PostgreSQL store.")
+    }
+
+    public func restore(fromFile path: String) async throws {
+        throw AppSyncError(.badRequest, "Snapshot files are for SQLite stores; use pg_dump/pg_restore for a PostgreSQL store.")
+    }
+
+    // MARK: - Diagnostics
+
+    /// PostgreSQL's plan of one page query (`EXPLAIN`), for checking that an index serves it.
+    /// `forbidSequentialScan` (`enable_seqscan = off`) makes the planner use an index whenever
+    /// one matches the query's expressions, whatever the table's size.
+    package func explain(_ model: ModelSchema, _ query: ItemQuery, forbidSequentialScan: Bool = false) async throws -> String {
+        let table = try catalog.table(for: model)
+        let (sql, builder, _) = try PostgresTransaction.pageSQL(table, query)
+        return try await transaction(write: false) { tx in
+            if forbidSequentialScan { try tx.connection.run("disable sequential scans", "SET LOCAL enable_seqscan = off") }
+            return try tx.connection.run("explain a query", "EXPLAIN " + sql, builder).rows.map { try $0.column(0, String.self) ?? "" }
+                .joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncStorage
+
+// The sync log in the caller's transaction: a change, its clock tick and its delta row commit
+// or roll back together.
+extension PostgresTransaction {
+    // MARK: - Writing
+
+    /// `GREATEST(last + 1, now)` in the one-row clock table. Writes hold the store's advisory
+    /// lock, so no two transactions tick at once; the row lock of the `UPDATE` would serialise
+    /// them anyway.
+    func stampChange(now: Int) throws -> Int {
+        var b = SQLBuilder()
+        let sql = "UPDATE \(catalog.qualified(PostgresSyncLog.clock)) SET last = GREATEST(last + 1, \(b.bind(now))) WHERE id = 0 RETURNING last"
+        guard let stamp = try connection.value(Int.self, "advance the change clock", sql, b) else {
+            throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+        }
+        return stamp
+    }
+
+    /// - Throws: ``AppSyncError`` (`ValidationException`) when the item lacks a primary key value.
+    func appendDelta(_ model: ModelSchema, item: Item, changedAt: Int) throws {
+        let table = try catalog.table(for: model)
+        var key: Item = [:]
+        for i in table.primaryKey {
+            let name = table.columns[i].name
+            guard let value = item[name], !value.isNull else { throw table.missingKey(name) }
+            key[name] = value
+        }
+        // `put` stores a missing `_version` as 1; the delta says the same.
+        let version = item["_version"]?.intValue ?? 1
+        var b = SQLBuilder()
+        let sql = """
+            INSERT INTO \(catalog.qualified(PostgresSyncLog.delta)) (model, changed_at, key, version, item)
+            VALUES (\(b.bind(model.name)), \(b.bind(changedAt)), \(b.bind(JSONValue.object(key).jsonText)), \(b.bind(version)), \(b.bind(JSONValue.object(item).jsonText))::jsonb)
+            """
+        try connection.run("append to the delta log of \(model.name)", sql, b)
+    }
+
+    func recordConflict(_ record: ConflictRecord) throws {
+        let conflicts = catalog.qualified(PostgresSyncLog.conflicts)
+        var b = SQLBuilder()
+        let values = [
+            b.bind(record.model), b.bind(JSONValue.object(record.key).jsonText), b.bind(record.mutation),
+            b.bind(record.incomingVersion), b.bind(record.storedVersion), b.bind(record.handler), b.bind(record.outcome),
+            b.bind(record.resultVersion), b.bind(record.at),
+        ]
+        let sql = """
+            INSERT INTO \(conflicts) (model, key, mutation, incoming_version, stored_version, handler, outcome, result_version, at)
+            VALUES (\(values.joined(separator: ", "))) RETURNING seq
+            """
+        let seq = try connection.value(Int.self, "record a conflict", sql, b) ?? 0
+        let oldest = seq - PostgresSyncLog.conflictCapacity
+        if oldest > 0 {
+            var trim = SQLBuilder()
+            try connection.run("trim the conflict log", "DELETE FROM \(conflicts) WHERE seq <= \(trim.bind(oldest))", trim)
+        }
+    }
+
+    func removeSyncLog(of model: String?) throws {
+        for table in [PostgresSyncLog.delta, PostgresSyncLog.conflicts] {
+            var b = SQLBuilder()
+            var sql = "DELETE FROM \(catalog.qualified(table))"
+            if let model { sql += " WHERE model = \(b.bind(model))" }
+            try connection.run("clear the sync log", sql, b)
+        }
+    }
+
+    // MARK: - Reading
+
+    func changeClock() throws -> Int {
+        guard let last = try connection.value(Int.self, "read the change clock", "SELECT last FROM \(catalog.qualified(PostgresSyncLog.clock))") else {
+            throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+        }
+        return last
+    }
+
+    /// Reads up to `limit + 1` rows of the (model, changed_at, seq) index from the later of
+    /// `since` and the cursor: the first `limit` make the page, the extra one only tells whether
+    /// a next page exists. The filter runs on the decoded items.
+    func deltas(_ model: ModelSchema, _ query: DeltaQuery) throws -> ItemPage {
+        let table = try catalog.table(for: model)
+        guard query.limit >= 1 else {
+            throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
+        }
+        var resume: (changedAt: Int, seq: Int)?
+        if let after = query.after {
+            guard after.count == 2, case .int(let changedAt) = after[0], case .int(let seq) = after[1] else {
+                throw AppSyncError(.invalidArgument, "The nextToken does not belong to a delta sync of \(model.name). Pass the token the previous page returned, with the same arguments.")
+            }
+            // A cursor at or before `since` cannot come from this window: `since` bounds the read.
+            if changedAt > query.since { resume = (changedAt, seq) }
+        }
+        var b = SQLBuilder()
+        var sql = "SELECT seq, changed_at, item::text FROM \(catalog.qualified(PostgresSyncLog.delta)) WHERE model = \(b.bind(model.name)) AND "
+        if let resume {
+            sql += "(changed_at, seq) > (\(b.bind(resume.changedAt)), \(b.bind(resume.seq)))"
+        } else {
+            sql += "changed_at > \(b.bind(query.since))"
+        }
+        sql += " ORDER BY changed_at, seq"
+        if query.limit < Int.max { sql += " LIMIT \(b.bind(query.limit + 1))" }
+        let rows = try connection.run("read the delta log of \(model.name)", sql, b).rows
+
+        var items: [Item] = []
+        var scanned = 0
+        var last: [JSONValue]?
+        var hasMore = false
+        for row in rows {
+            guard scanned < query.limit else {
+                hasMore = true
+                break
+            }
+            scanned += 1
+            let item = try table.item(fromJSON: try row.column(2, String.self) ?? "")
+            if query.filter == .all || query.filter.matches(item) { items.append(item) }
+            if scanned == query.limit {
+                last = [.int(try row.column(1, Int.self) ?? 0), .int(try row.column(0, Int.self) ?? 0)]
+            }
+        }
+        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+    }
+
+    func deltaCount(of model: ModelSchema) throws -> Int {
+        var b = SQLBuilder()
+        let sql = "SELECT count(*)::bigint FROM \(catalog.qualified(PostgresSyncLog.delta)) WHERE model = \(b.bind(model.name))"
+        return try connection.value(Int.self, "count the deltas of \(model.name)", sql, b) ?? 0
+    }
+
+    /// The (model, changed_at, seq) index read backwards.
+    func latestDeltas(_ model: ModelSchema, limit: Int) throws -> [Item] {
+        guard limit >= 1 else { return [] }
+        let table = try catalog.table(for: model)
+        var b = SQLBuilder()
+        let sql = """
+            SELECT item::text FROM \(catalog.qualified(PostgresSyncLog.delta)) WHERE model = \(b.bind(model.name))
+            ORDER BY changed_at DESC, seq DESC LIMIT \(b.bind(limit))
+            """
+        return try connection.run("read the latest deltas of \(model.name)", sql, b).rows.map {
+            try table.item(fromJSON: try $0.column(0, String.self) ?? "")
+        }
+    }
+
+    func conflicts(model: String?, limit: Int) throws -> [ConflictRecord] {
+        guard limit >= 1 else { return [] }
+        var b = SQLBuilder()
+        var sql = """
+            SELECT model, key, mutation, incoming_version, stored_version, handler, outcome, result_version, at
+            FROM \(catalog.qualified(PostgresSyncLog.conflicts))
+            """
+        if let model { sql += " WHERE model = \(b.bind(model))" }
+        sql += " ORDER BY seq DESC LIMIT \(b.bind(limit))"
+        return try connection.run("read the conflict log", sql, b).rows.map { row in
+            let model = try row.column(0, String.self) ?? ""
+            guard let keyText = try row.column(1, String.self), case .object(let key)? = try? JSONValue(parsing: keyText) else {
+                throw AppSyncError(.internalFailure, "A conflict record of \(model) does not hold a JSON key. The table was changed outside DeltaSync.")
+            }
+            return ConflictRecord(
+                model: model, key: key, mutation: try row.column(2, String.self) ?? "",
+                incomingVersion: try row.column(3, Int.self) ?? 0, storedVersion: try row.column(4, Int.self) ?? 0,
+                handler: try row.column(5, String.self) ?? "", outcome: try row.column(6, String.self) ?? "",
+                resultVersion: try row.column(7, Int.self), at: try row.column(8, Int.self) ?? 0)
+        }
+    }
+}
