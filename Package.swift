@@ -300,6 +300,7 @@ let package = Package(
             name: "DeltaSyncCLI",
             dependencies: [
                 "DeltaSyncCore",
+                "DeltaSyncPostgres",
                 "DeltaSyncFunctions",
                 "DeltaSyncServer",
                 "DeltaSyncSchema",

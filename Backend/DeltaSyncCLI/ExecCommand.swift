@@ -26,7 +26,17 @@ struct ExecCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (_, server) = try options.server()
+        let (_, server, closeStore) = try await options.server()
+        do {
+            try await run(server)
+        } catch {
+            await closeStore()
+            throw error
+        }
+        await closeStore()
+    }
+
+    private func run(_ server: DeltaSyncServer) async throws {
         try await options.seed(server)
         // `start` returns once the socket is bound: the server is ready.
         let running = try await server.start()

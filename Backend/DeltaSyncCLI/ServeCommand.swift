@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeltaSyncCore
+import DeltaSyncPostgres
 import DeltaSyncSchema
 import DeltaSyncServer
 import Foundation
@@ -14,7 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServeOptions
 
     func run() async throws {
-        let (project, server) = try options.server()
+        let (project, server, closeStore) = try await options.server()
         for name in server.unconfiguredFunctions {
             FileHandle.standardError.write(Data("""
                 deltasync: warning: function '\(name)' is not configured: the fields that call it answer Lambda:Unhandled. \
@@ -22,8 +23,18 @@ struct ServeCommand: AsyncParsableCommand {
 
                 """.utf8))
         }
+        do {
+            try await serve(project: project, server: server)
+        } catch {
+            await closeStore()
+            throw error
+        }
+        await closeStore()
+    }
+
+    private func serve(project: AmplifyProject, server: DeltaSyncServer) async throws {
         try await options.seed(server)
-        let storage = options.inMemory ? "in memory" : options.database
+        let storage = options.storageDescription
         let (http, ws) = options.tlsCertificate == nil ? ("http", "ws") : ("https", "wss")
         try await server.run { channel in
             let boundPort = channel.localAddress?.port ?? options.port
@@ -108,6 +119,13 @@ struct ServeOptions: ParsableArguments {
     @Flag(name: .customLong("in-memory"), help: "Keep items in memory only (gone when the server stops).")
     var inMemory = false
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "A PostgreSQL store instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=disable|prefer|require&pool=16&schema=NAME].",
+            valueName: "url"))
+    var databaseURL: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -159,6 +177,9 @@ struct ServeOptions: ParsableArguments {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        if databaseURL != nil, inMemory {
+            throw ValidationError("--database and --in-memory contradict each other: items live in PostgreSQL or in memory.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -180,8 +201,17 @@ struct ServeOptions: ParsableArguments {
         }
     }
 
-    /// The project and a server configured by the options (not yet listening).
-    func server() throws -> (AmplifyProject, DeltaSyncServer) {
+    /// Where items live, for the banner.
+    var storageDescription: String {
+        if let databaseURL, let settings = try? PostgresStoreSettings(url: databaseURL) {
+            return "PostgreSQL \(settings.host):\(settings.port)/\(settings.database) (schema \(settings.schema))"
+        }
+        return inMemory ? "in memory" : database
+    }
+
+    /// The project and a server configured by the options (not yet listening), and what closes
+    /// the store once the server has stopped.
+    func server() async throws -> (AmplifyProject, DeltaSyncServer, closeStore: @Sendable () async -> Void) {
         let project: AmplifyProject
         do {
             project = try input.load()
@@ -210,7 +240,26 @@ struct ServeOptions: ParsableArguments {
         }
         var logger = Logger(label: "deltasync")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        return (project, try DeltaSyncServer(project: project, configuration: configuration, logger: logger))
+        var closeStore: @Sendable () async -> Void = {}
+        if let databaseURL {
+            let store: PostgresItemStore
+            do {
+                store = try await PostgresItemStore.connect(
+                    settings: try PostgresStoreSettings(url: databaseURL), schema: project.schema, logger: logger)
+            } catch let error as PostgresStoreSettingsError {
+                throw ValidationError("--database: \(error)")
+            } catch {
+                throw StoreFailure(message: "cannot open the PostgreSQL store: \(error)")
+            }
+            configuration.storage = .store(store)
+            closeStore = { await store.shutdown() }
+        }
+        do {
+            return (project, try DeltaSyncServer(project: project, configuration: configuration, logger: logger), closeStore)
+        } catch {
+            await closeStore()
+            throw error
+        }
     }
 }
 
@@ -238,6 +287,12 @@ extension ServeOptions {
         let configuration = ClientConfiguration(url: url, authModes: server.authModes, apiKey: server.apiKey)
         try ClientConfigurationFiles.write(configuration, to: folder)
     }
+}
+
+/// A store that cannot be opened (the database unreachable, refusing the role, ...).
+struct StoreFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// A seed or snapshot file that cannot be used: the message names the file and the line.

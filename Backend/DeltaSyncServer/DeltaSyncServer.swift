@@ -81,6 +81,7 @@ public struct DeltaSyncServer: Sendable {
         switch configuration.storage {
         case .file(let path): store = try SQLiteItemStore(location: .file(path), schema: project.schema)
         case .inMemory: store = try SQLiteItemStore(location: .inMemory, schema: project.schema)
+        case .store(let given): store = given
         }
         self.store = store
         let sync = SyncSettings(

@@ -4,6 +4,7 @@ import DeltaSyncFunctions
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
 import DeltaSyncSchema
+import DeltaSyncStorage
 import Foundation
 
 /// How a ``DeltaSyncServer`` listens, authenticates, stores and syncs, with the defaults of
@@ -18,11 +19,14 @@ import Foundation
 /// ```
 public struct ServerConfiguration: Sendable {
     /// Where items are stored.
-    public enum Storage: Sendable, Equatable {
+    public enum Storage: Sendable {
         /// A SQLite file (created with its folder if missing), WAL mode.
         case file(String)
         /// A SQLite database that lives as long as the server.
         case inMemory
+        /// A store opened by the caller, such as a `PostgresItemStore` several servers share;
+        /// the caller closes it after the server stops.
+        case store(any ItemStore)
     }
 
     // MARK: - Listening
