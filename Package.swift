@@ -441,16 +441,6 @@ let package = Package(
             dependencies: ["DeltaSyncCore", "DeltaSyncTestSupport"],
             path: "Tests/DeltaSyncCoreTests"
         ),
-        // The PostgreSQL store against a throw-away cluster (scripts/postgres-cluster.sh).
-        .testTarget(
-            name: "DeltaSyncPostgresTests",
-            dependencies: [
-                "DeltaSyncPostgres", "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Tests/DeltaSyncPostgresTests"
-        ),
         .testTarget(
             name: "DeltaSyncFunctionsTests",
             dependencies: [
@@ -529,11 +519,15 @@ let package = Package(
             resources: [.copy("Fixtures")],
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // The ItemStore contract, run against every store (SQLite, and PostgreSQL on a throw-away
+        // cluster, scripts/postgres-cluster.sh), and what each store has of its own.
         .testTarget(
             name: "DeltaSyncStorageTests",
             dependencies: [
-                "DeltaSyncStorage", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
+                "DeltaSyncStorage", "DeltaSyncPostgres", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DeltaSyncStorageTests"
         ),

@@ -12,36 +12,8 @@ import DeltaSyncSchema
 /// precision`, `boolean`). ``expression(_:)`` is the only place those expressions are written:
 /// queries use the very same text, which is what lets PostgreSQL match them with the indexes.
 struct PostgresModelTable: Sendable {
-    enum Kind: Sendable, Equatable {
-        case integer, real, boolean, text, jsonString, list, object
-
-        init(_ field: Field) {
-            if field.isList {
-                self = .list
-                return
-            }
-            switch field.type {
-            case .scalar(.int), .scalar(.awsTimestamp): self = .integer
-            case .scalar(.float): self = .real
-            case .scalar(.boolean): self = .boolean
-            case .scalar(.awsJSON): self = .jsonString
-            case .scalar, .enumType: self = .text
-            case .nonModel, .model: self = .object
-            }
-        }
-
-        var expectation: String {
-            switch self {
-            case .integer: return "an integer"
-            case .real: return "a number"
-            case .boolean: return "a boolean"
-            case .text: return "a string"
-            case .jsonString: return "a JSON string"
-            case .list: return "a list"
-            case .object: return "an object"
-            }
-        }
-    }
+    /// The stores' shared classification of a field's values.
+    typealias Kind = FieldKind
 
     struct Column: Sendable {
         let name: String

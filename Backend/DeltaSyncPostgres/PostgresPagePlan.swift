@@ -16,39 +16,17 @@ struct PostgresPagePlan {
 
     init(table: PostgresModelTable, query: ItemQuery, _ b: inout SQLBuilder) throws {
         descending = query.descending
-        let partition: (column: Int, value: JSONValue)?
-        let sortKeys: [Int]
-        let condition: SortKeyCondition?
-        switch query.access {
-        case .scan:
-            partition = nil
-            sortKeys = []
-            condition = nil
-            cursor = table.primaryKey
-        case .index(nil, let value, let sortKey):
-            partition = (table.primaryKey[0], value)
-            sortKeys = Array(table.primaryKey.dropFirst())
-            condition = sortKey
-            cursor = table.primaryKey
-        case .index(let name?, let value, let sortKey):
-            guard let index = table.indexes[name] else {
-                let known = table.indexes.keys.sorted().joined(separator: ", ")
-                throw AppSyncError(.invalidArgument, "\(table.name) has no index named '\(name)'. Its indexes: \(known.isEmpty ? "none" : known).")
-            }
-            partition = (index.partition, value)
-            sortKeys = index.sortKeys
-            condition = sortKey
-            cursor = index.columns
-            // A DynamoDB GSI is sparse: items without every index key are not in it.
-            conditions += sortKeys.map { "\(table.expression($0)) IS NOT NULL" }
-        }
-        order = cursor.filter { $0 != partition?.column }
+        let access = try PageAccess(
+            query, table: table.name, primaryKey: table.primaryKey, columnName: { table.columns[$0].name },
+            index: { name in table.indexes[name].map { PageAccess.Index(partition: $0.partition, sortKeys: $0.sortKeys, columns: $0.columns) } },
+            indexNames: { Array(table.indexes.keys) })
+        cursor = access.cursor
+        order = access.order
+        let partition = access.partition, sortKeys = access.sortKeys, condition = access.condition
+        conditions += access.required.map { "\(table.expression($0)) IS NOT NULL" }
 
         var partitionValue: JSONValue?
         if let partition {
-            guard !partition.value.isNull else {
-                throw AppSyncError(.invalidArgument, "A query on \(table.name) needs a value for '\(table.columns[partition.column].name)'.")
-            }
             partitionValue = try table.encode(partition.value, column: partition.column)
             conditions.append("\(table.expression(partition.column)) = \(try table.bind(partition.value, column: partition.column, &b))")
         }

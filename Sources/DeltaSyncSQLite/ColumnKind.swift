@@ -10,56 +10,15 @@ import GRDB
 /// column. Reads are lenient and go by the stored value's class, so values written under an older
 /// schema (before a field changed type) come back as they were stored, and ``FilterCompiler``
 /// applies the same rule in SQL.
-package enum ColumnKind: Sendable, Equatable {
-    /// `Int`, `AWSTimestamp`: SQLite INTEGER.
-    case integer
-    /// `Float`: SQLite REAL.
-    case real
-    /// `Boolean`: INTEGER 0 or 1.
-    case boolean
-    /// `ID`, `String`, enums and the string-like AWS scalars.
-    case text
-    /// `AWSJSON`: the JSON text as the client sent it, read back as a string.
-    case jsonString
-    /// Any list: JSON text of an array.
-    case list
-    /// A non-model object: JSON text of an object.
-    case object
+package typealias ColumnKind = FieldKind
 
-    package init(_ field: Field) {
-        if field.isList {
-            self = .list
-            return
-        }
-        switch field.type {
-        case .scalar(.int), .scalar(.awsTimestamp): self = .integer
-        case .scalar(.float): self = .real
-        case .scalar(.boolean): self = .boolean
-        case .scalar(.awsJSON): self = .jsonString
-        case .scalar, .enumType: self = .text
-        case .nonModel, .model: self = .object
-        }
-    }
-
+extension FieldKind {
     /// The declared column type, which sets the column's affinity.
     package var sqlType: String {
         switch self {
         case .integer, .boolean: return "INTEGER"
         case .real: return "REAL"
         case .text, .jsonString, .list, .object: return "TEXT"
-        }
-    }
-
-    /// What the values look like, for error messages.
-    package var expectation: String {
-        switch self {
-        case .integer: return "an integer"
-        case .real: return "a number"
-        case .boolean: return "a boolean"
-        case .text: return "a string"
-        case .jsonString: return "a JSON string"
-        case .list: return "a list"
-        case .object: return "an object"
         }
     }
 

@@ -4,7 +4,9 @@ import DeltaSyncStorage
 import Foundation
 import Testing
 
-@Suite("File databases")
+/// SQLite only: what a database file keeps across closing, a crash and schema changes (the
+/// contract tests run on every store in `SchemaGrowthTests` and the others).
+@Suite("SQLite files")
 struct PersistenceTests {
     let post = Fixtures.post
 
@@ -37,25 +39,6 @@ struct PersistenceTests {
         let recovered = try SQLiteItemStore(location: .file(crash + "/app.sqlite"), schema: schema(post))
         #expect(try await recovered.get(post, ["id": "p1"])?["title"] == "written")
         _ = store
-    }
-
-    @Test("a schema that gains a field, an index and a model keeps the stored items")
-    func schemaGrows() async throws {
-        let dir = try TemporaryDirectory()
-        let path = dir.file("app.sqlite")
-        var old = post
-        old.fields.removeAll { $0.name == "rank" }
-        old.indexes = [old.indexes[0]]
-        do {
-            let store = try SQLiteItemStore(location: .file(path), schema: schema(old))
-            try await store.put(old, [["id": "p1", "blogId": "b1", "createdAt": "2024-01-01", "title": "old"]])
-        }
-        let store = try SQLiteItemStore(location: .file(path), schema: schema(post, Fixtures.reading))
-        #expect(try await store.get(post, ["id": "p1"]) == ["id": "p1", "blogId": "b1", "createdAt": "2024-01-01", "title": "old", "_version": 1])
-        try await store.put(post, [["id": "p2", "blogId": "b1", "rank": 5, "title": "new"]])
-        let byRank = try await store.page(post, ItemQuery(access: .index("byBlogRank", partition: "b1", sortKey: .eq([5]))))
-        #expect(byRank.items.map { $0["id"]! } == ["p2"])
-        try await store.put(Fixtures.reading, [["sensor": "s", "day": "d", "seq": 1]])
     }
 
     @Test("a field whose type changed keeps its values, converted where SQLite can")

@@ -9,18 +9,16 @@ struct TransactionTests {
 
     struct Abort: Error {}
 
-    func stores() throws -> [(SQLiteItemStore, TemporaryDirectory?)] {
-        let dir = try TemporaryDirectory()
-        let schema = AmplifySchema(models: [post], enums: [], nonModels: [])
-        return [
-            (try SQLiteItemStore(location: .inMemory, schema: schema), nil),
-            (try SQLiteItemStore(location: .file(dir.file("app.sqlite")), schema: schema), dir),
-        ]
+    /// `body` on each layout of the kind: SQLite in memory (one connection) and in a file (a
+    /// writer and a pool of readers); PostgreSQL on its schema.
+    func eachLayout(_ kind: StoreKind, _ body: (any ItemStore) async throws -> Void) async throws {
+        try await kind.place().withStore(post, body: body)
+        if kind == .sqlite { try await kind.withStore(post, body: body) }
     }
 
-    @Test("a write body that throws leaves nothing behind")
-    func rollback() async throws {
-        for (store, _) in try stores() {
+    @Test("a write body that throws leaves nothing behind", arguments: StoreKind.allCases)
+    func rollback(kind: StoreKind) async throws {
+        try await eachLayout(kind) { store in
             try await store.put(post, [["id": "p0", "title": "before"]])
             await #expect(throws: Abort.self) {
                 try await store.write { tx in
@@ -35,9 +33,27 @@ struct TransactionTests {
         }
     }
 
-    @Test("a write sees its own changes before it commits")
-    func readYourWrites() async throws {
-        for (store, _) in try stores() {
+    @Test("count tells items from tombstones; removeAll empties the model, and not when rolled back", arguments: StoreKind.allCases)
+    func countAndRemoveAll(kind: StoreKind) async throws {
+        try await eachLayout(kind) { store in
+            try await store.put(post, [["id": "p1"], ["id": "p2", "_deleted": true], ["id": "p3", "_deleted": false]])
+            #expect(try await store.counts(post) == [3, 1])
+            await #expect(throws: Abort.self) {
+                try await store.write { tx in
+                    try tx.put(post, ["id": "p4"])
+                    _ = try tx.removeAll(post)
+                    throw Abort()
+                }
+            }
+            #expect(try await store.counts(post) == [3, 1])
+            #expect(try await store.write { tx in try tx.removeAll(post) } == 3)
+            #expect(try await store.counts(post) == [0, 0])
+        }
+    }
+
+    @Test("a write sees its own changes before it commits", arguments: StoreKind.allCases)
+    func readYourWrites(kind: StoreKind) async throws {
+        try await eachLayout(kind) { store in
             let seen = try await store.write { tx in
                 try tx.put(post, ["id": "p1", "title": "mine"])
                 return try tx.query(post, ItemQuery()).items.count
@@ -46,9 +62,9 @@ struct TransactionTests {
         }
     }
 
-    @Test("concurrent read-modify-write transactions lose no update")
-    func concurrentCounter() async throws {
-        for (store, _) in try stores() {
+    @Test("concurrent read-modify-write transactions lose no update", arguments: StoreKind.allCases)
+    func concurrentCounter(kind: StoreKind) async throws {
+        try await eachLayout(kind) { store in
             try await store.put(post, [["id": "counter", "rank": 0]])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<100 {
@@ -66,9 +82,9 @@ struct TransactionTests {
         }
     }
 
-    @Test("concurrent writers of different items all land")
-    func concurrentInserts() async throws {
-        for (store, _) in try stores() {
+    @Test("concurrent writers of different items all land", arguments: StoreKind.allCases)
+    func concurrentInserts(kind: StoreKind) async throws {
+        try await eachLayout(kind) { store in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<200 {
                     group.addTask { try await store.put(post, [["id": .string("p\(i)")]]) }

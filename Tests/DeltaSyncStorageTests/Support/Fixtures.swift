@@ -64,15 +64,13 @@ enum Fixtures {
         ]
     )
 
-    static func schema(_ models: ModelSchema...) -> AmplifySchema {
+    static func schema(_ models: ModelSchema...) -> AmplifySchema { schema(models) }
+
+    static func schema(_ models: [ModelSchema]) -> AmplifySchema {
         AmplifySchema(
             models: models, enums: [EnumType(name: "Status", values: ["ACTIVE", "DONE"])],
             nonModels: [NonModelType(name: "Location", fields: [field("city", .string), field("zip", .int)])]
         )
-    }
-
-    static func memoryStore(_ models: ModelSchema...) throws -> SQLiteItemStore {
-        try SQLiteItemStore(location: .inMemory, schema: AmplifySchema(models: models, enums: [], nonModels: []))
     }
 }
 
@@ -101,6 +99,12 @@ extension ItemStore {
 
     func page(_ model: ModelSchema, _ query: ItemQuery) async throws -> ItemPage {
         try await read { tx in try tx.query(model, query) }
+    }
+
+    /// `count` as `[items, tombstones]`.
+    func counts(_ model: ModelSchema) async throws -> [Int] {
+        let (items, tombstones) = try await read { tx in try tx.count(model) }
+        return [items, tombstones]
     }
 
     /// Every page of `query`, followed through `lastEvaluated`.

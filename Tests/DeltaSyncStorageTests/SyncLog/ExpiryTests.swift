@@ -9,77 +9,78 @@ struct ExpiryTests {
     let post = Fixtures.post
     let reading = Fixtures.reading
 
-    @Test("removes exactly the expired deltas and tombstones, in batches, and counts them")
-    func purge() async throws {
-        let store = try Fixtures.memoryStore(post, reading)
-        try await store.write { tx in
-            // 1,200 expired deltas across two models (more than two batches of one), 3 kept.
-            for i in 0..<1_100 { try tx.appendDelta(post, item: ["id": .string("p\(i)")], changedAt: 1_000 + i) }
-            for i in 0..<100 { try tx.appendDelta(reading, item: ["sensor": "s", "day": "d", "seq": .int(i)], changedAt: i) }
-            for t in [5_000, 5_001] { try tx.appendDelta(post, item: ["id": "kept"], changedAt: t) }
-            try tx.appendDelta(reading, item: ["sensor": "s", "day": "d", "seq": 0], changedAt: 9_999)
+    @Test("removes exactly the expired deltas and tombstones, in batches, and counts them", arguments: StoreKind.allCases)
+    func purge(kind: StoreKind) async throws {
+        try await kind.withStore(post, reading) { store in
+            try await store.write { tx in
+                // 1,200 expired deltas across two models (more than two batches of one), 3 kept.
+                for i in 0..<1_100 { try tx.appendDelta(post, item: ["id": .string("p\(i)")], changedAt: 1_000 + i) }
+                for i in 0..<100 { try tx.appendDelta(reading, item: ["sensor": "s", "day": "d", "seq": .int(i)], changedAt: i) }
+                for t in [5_000, 5_001] { try tx.appendDelta(post, item: ["id": "kept"], changedAt: t) }
+                try tx.appendDelta(reading, item: ["sensor": "s", "day": "d", "seq": 0], changedAt: 9_999)
 
-            // 1,001 expired tombstones (`_ttl` at or before 300), and what must stay.
-            for i in 0..<1_000 { try tx.put(post, ["id": .string("gone\(i)"), "_deleted": true, "_ttl": .int(i % 300 + 1)]) }
-            try tx.put(reading, ["sensor": "s", "day": "d", "seq": 1, "_deleted": true, "_ttl": 300])
-            try tx.put(post, ["id": "later", "_deleted": true, "_ttl": 301])
-            try tx.put(post, ["id": "noTTL", "_deleted": true])
-            try tx.put(post, ["id": "live", "_deleted": false, "_ttl": 1])
-            try tx.put(post, ["id": "plain"])
-            try tx.put(reading, ["sensor": "s", "day": "d", "seq": 2, "_ttl": 1])
+                // 1,001 expired tombstones (`_ttl` at or before 300), and what must stay.
+                for i in 0..<1_000 { try tx.put(post, ["id": .string("gone\(i)"), "_deleted": true, "_ttl": .int(i % 300 + 1)]) }
+                try tx.put(reading, ["sensor": "s", "day": "d", "seq": 1, "_deleted": true, "_ttl": 300])
+                try tx.put(post, ["id": "later", "_deleted": true, "_ttl": 301])
+                try tx.put(post, ["id": "noTTL", "_deleted": true])
+                try tx.put(post, ["id": "live", "_deleted": false, "_ttl": 1])
+                try tx.put(post, ["id": "plain"])
+                try tx.put(reading, ["sensor": "s", "day": "d", "seq": 2, "_ttl": 1])
+            }
+
+            let result = try await store.purgeExpired(deltasBefore: 5_000, tombstonesExpiredBy: 300)
+            #expect(result == PurgeResult(deltas: 1_200, tombstones: 1_001))
+
+            let posts = try await store.deltaPage(post, DeltaQuery(since: 0, limit: 1_000))
+            #expect(posts.items.map { $0["id"]! } == ["kept", "kept"])
+            let readings = try await store.deltaPage(reading, DeltaQuery(since: 0))
+            #expect(readings.items.count == 1)
+            let left = try await store.pages(post, ItemQuery(limit: 1_000)).flatMap(\.items).map { $0["id"]! }
+            #expect(left == ["later", "live", "noTTL", "plain"])
+            #expect(try await store.page(reading, ItemQuery()).items.map { $0["seq"]! } == [2])
+
+            #expect(try await store.purgeExpired(deltasBefore: 5_000, tombstonesExpiredBy: 300) == PurgeResult(deltas: 0, tombstones: 0))
         }
-
-        let result = try await store.purgeExpired(deltasBefore: 5_000, tombstonesExpiredBy: 300)
-        #expect(result == PurgeResult(deltas: 1_200, tombstones: 1_001))
-
-        let posts = try await store.deltaPage(post, DeltaQuery(since: 0, limit: 1_000))
-        #expect(posts.items.map { $0["id"]! } == ["kept", "kept"])
-        let readings = try await store.deltaPage(reading, DeltaQuery(since: 0))
-        #expect(readings.items.count == 1)
-        let left = try await store.pages(post, ItemQuery(limit: 1_000)).flatMap(\.items).map { $0["id"]! }
-        #expect(left == ["later", "live", "noTTL", "plain"])
-        #expect(try await store.page(reading, ItemQuery()).items.map { $0["seq"]! } == [2])
-
-        #expect(try await store.purgeExpired(deltasBefore: 5_000, tombstonesExpiredBy: 300) == PurgeResult(deltas: 0, tombstones: 0))
     }
 
-    @Test("deltas of a model the schema no longer has expire too")
-    func removedModel() async throws {
-        let dir = try TemporaryDirectory()
-        let path = dir.file("app.sqlite")
-        do {
-            let store = try SQLiteItemStore(location: .file(path), schema: Fixtures.schema(post, reading))
+    @Test("deltas of a model the schema no longer has expire too", arguments: StoreKind.allCases)
+    func removedModel(kind: StoreKind) async throws {
+        let place = try kind.place()
+        try await place.withStore(post, reading) { store in
             try await store.write { tx in
                 try tx.appendDelta(reading, item: ["sensor": "s", "day": "d", "seq": 1], changedAt: 10)
                 try tx.appendDelta(post, item: ["id": "p"], changedAt: 10)
             }
         }
-        let store = try SQLiteItemStore(location: .file(path), schema: Fixtures.schema(post))
-        #expect(try await store.purgeExpired(deltasBefore: 11, tombstonesExpiredBy: 0) == PurgeResult(deltas: 2, tombstones: 0))
+        try await place.withStore(post) { store throws in
+            #expect(try await store.purgeExpired(deltasBefore: 11, tombstonesExpiredBy: 0) == PurgeResult(deltas: 2, tombstones: 0))
+        }
     }
 
-    @Test("mutations run while a purge is under way")
-    func concurrentWrites() async throws {
-        let dir = try TemporaryDirectory()
-        let store = try SQLiteItemStore(location: .file(dir.file("app.sqlite")), schema: Fixtures.schema(post))
-        try await store.write { tx in
-            for i in 0..<3_000 { try tx.appendDelta(post, item: ["id": .string("old\(i)")], changedAt: i) }
-        }
-        let purged = try await withThrowingTaskGroup(of: Int.self) { group in
-            group.addTask { try await store.purgeExpired(deltasBefore: 3_000, tombstonesExpiredBy: 0).deltas }
-            for i in 0..<50 {
-                group.addTask {
-                    try await store.change(post, [["id": .string("new\(i)")]], now: 10_000)
-                    return 0
-                }
+    @Test("mutations run while a purge is under way", arguments: StoreKind.allCases)
+    func concurrentWrites(kind: StoreKind) async throws {
+        try await kind.place().withStore(post) { store in
+            try await store.write { tx in
+                for i in 0..<3_000 { try tx.appendDelta(post, item: ["id": .string("old\(i)")], changedAt: i) }
             }
-            return try await group.reduce(0, +)
+            let purged = try await withThrowingTaskGroup(of: Int.self) { group in
+                group.addTask { try await store.purgeExpired(deltasBefore: 3_000, tombstonesExpiredBy: 0).deltas }
+                for i in 0..<50 {
+                    group.addTask {
+                        try await store.change(post, [["id": .string("new\(i)")]], now: 10_000)
+                        return 0
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(purged == 3_000)
+            #expect(try await store.deltaPage(post, DeltaQuery(since: 0)).items.count == 50)
         }
-        #expect(purged == 3_000)
-        #expect(try await store.deltaPage(post, DeltaQuery(since: 0)).items.count == 50)
     }
 
-    @Test("expired tombstones are found through their own index, also after a table rebuild")
+    /// SQLite only: it reads SQLite's query plans.
+    @Test("expired tombstones are found through their own index, also after a table rebuild (SQLite)")
     func tombstoneIndex() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("app.sqlite")

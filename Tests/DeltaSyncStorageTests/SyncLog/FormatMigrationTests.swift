@@ -4,7 +4,8 @@ import DeltaSyncStorage
 import GRDB
 import Testing
 
-@Suite("Opening files of older formats")
+/// SQLite only: the file format's versions.
+@Suite("Opening SQLite files of older formats")
 struct FormatMigrationTests {
     let post = Fixtures.post
 
@@ -85,13 +86,5 @@ struct FormatMigrationTests {
         #expect(error?.message.contains("newer DeltaSync") == true)
         let tables = try await DatabaseQueue(path: path).read { db in try db.tableExists("deltasync_delta") }
         #expect(!tables)
-    }
-
-    @Test("a model may not take a sync log table's name")
-    func reservedNames() throws {
-        for name in ["deltasync_delta", "DeltaSync_Clock", "deltasync_conflicts"] {
-            let model = Fixtures.model(name, [Fixtures.field("id", .id)])
-            #expect(throws: AppSyncError.self) { try Fixtures.memoryStore(model) }
-        }
     }
 }

@@ -19,39 +19,17 @@ struct PagePlan {
     ///   key value that does not fit its field.
     init(table: ModelTable, query: ItemQuery) throws {
         descending = query.descending
-        let partition: (column: Int, value: JSONValue)?
-        let sortKeys: [Int]
-        let condition: SortKeyCondition?
-        switch query.access {
-        case .scan:
-            partition = nil
-            sortKeys = []
-            condition = nil
-            cursor = table.primaryKey
-        case .index(nil, let value, let sortKey):
-            partition = (table.primaryKey[0], value)
-            sortKeys = Array(table.primaryKey.dropFirst())
-            condition = sortKey
-            cursor = table.primaryKey
-        case .index(let name?, let value, let sortKey):
-            guard let index = table.indexes[name] else {
-                let known = table.indexes.keys.sorted().joined(separator: ", ")
-                throw AppSyncError(.invalidArgument, "\(table.name) has no index named '\(name)'. Its indexes: \(known.isEmpty ? "none" : known).")
-            }
-            partition = (index.partition, value)
-            sortKeys = index.sortKeys
-            condition = sortKey
-            cursor = index.columns
-            // A DynamoDB GSI is sparse: items without every index key are not in it.
-            conditions += sortKeys.map { SQLFragment("\(table.columns[$0].quoted) IS NOT NULL") }
-        }
-        order = cursor.filter { $0 != partition?.column }
+        let access = try PageAccess(
+            query, table: table.name, primaryKey: table.primaryKey, columnName: { table.columns[$0].name },
+            index: { name in table.indexes[name].map { PageAccess.Index(partition: $0.partition, sortKeys: $0.sortKeys, columns: $0.columns) } },
+            indexNames: { Array(table.indexes.keys) })
+        cursor = access.cursor
+        order = access.order
+        let partition = access.partition, sortKeys = access.sortKeys, condition = access.condition
+        conditions += access.required.map { SQLFragment("\(table.columns[$0].quoted) IS NOT NULL") }
 
         var partitionArgument: DatabaseValue?
         if let partition {
-            guard !partition.value.isNull else {
-                throw AppSyncError(.invalidArgument, "A query on \(table.name) needs a value for '\(table.columns[partition.column].name)'.")
-            }
             let argument = try table.encode(partition.value, column: partition.column)
             conditions.append(SQLFragment("\(table.columns[partition.column].quoted) = ?", [argument]))
             partitionArgument = argument

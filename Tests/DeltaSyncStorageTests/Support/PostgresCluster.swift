@@ -28,8 +28,9 @@ enum PostgresCluster {
     static var directory: String { "/tmp/deltasync-postgres-tests-\(getpid())" }
 
     static let script: String = {
-        // Tests/DeltaSyncPostgresTests/PostgresCluster.swift → the package root.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // Tests/DeltaSyncStorageTests/Support/PostgresCluster.swift → the package root.
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent("scripts/postgres-cluster.sh").path
     }()
 
