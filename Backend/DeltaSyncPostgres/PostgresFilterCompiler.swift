@@ -63,10 +63,10 @@ struct PostgresFilterCompiler {
         case .attributeExists(let exists): return exists ? "(NOT \(x.isNull))" : x.isNull
         case .attributeType(let name):
             if name == "_null" { return x.isNull }
-            guard let family = Family(typeName: name), let side = x.families[family] else { return "false" }
+            guard let family = ValueFamily(typeName: name), let side = x.families[family] else { return "false" }
             return side.test
         case .size(let inner):
-            let parts = try Family.allCases.compactMap { family -> String? in
+            let parts = try ValueFamily.allCases.compactMap { family -> String? in
                 guard let side = x.families[family], let size = x.sizes[family] else { return nil }
                 return when(side.test, try compile(inner, on: .size(size), &b))
             }
@@ -86,21 +86,21 @@ struct PostgresFilterCompiler {
 
     /// `JSONValue.compare(value, v) == 0`.
     private func equals(_ x: Operand, _ v: JSONValue, _ b: inout SQLBuilder) throws -> String {
-        guard let family = Family(v), let side = x.families[family] else { return "false" }
+        guard let family = ValueFamily(v), let side = x.families[family] else { return "false" }
         guard let arg = try argument(v, family, &b) else { return "false" }
         return when(side.test, "\(side.value) = \(arg)")
     }
 
     /// `JSONValue.compare(value, v) <op> 0`: lists and maps only compare equal or not at all.
     private func ordered(_ x: Operand, _ op: String, _ v: JSONValue, _ b: inout SQLBuilder) throws -> String {
-        guard let family = Family(v), let side = x.families[family] else { return "false" }
+        guard let family = ValueFamily(v), let side = x.families[family] else { return "false" }
         if family.isEqualityOnly { return op.hasSuffix("=") ? try equals(x, v, &b) : "false" }
         guard let arg = try argument(v, family, &b) else { return "false" }
         return when(side.test, "\(side.value) \(op) \(arg)")
     }
 
     private func between(_ x: Operand, _ lo: JSONValue, _ hi: JSONValue, _ b: inout SQLBuilder) throws -> String {
-        guard let family = Family(lo), Family(hi) == family, let side = x.families[family] else { return "false" }
+        guard let family = ValueFamily(lo), ValueFamily(hi) == family, let side = x.families[family] else { return "false" }
         if family.isEqualityOnly { return "(\(try equals(x, lo, &b)) AND \(try equals(x, hi, &b)))" }
         guard let low = try argument(lo, family, &b), let high = try argument(hi, family, &b) else { return "false" }
         return when(side.test, "(\(side.value) >= \(low) AND \(side.value) <= \(high))")
@@ -112,7 +112,7 @@ struct PostgresFilterCompiler {
         if let side = x.families[.string], let needle = v.stringValue {
             parts.append(needle.isEmpty ? side.test : when(side.test, "strpos(\(side.value), \(try text(needle, &b))) > 0"))
         }
-        if let side = x.families[.list], let family = Family(v), let element = try jsonb(v, family, &b) {
+        if let side = x.families[.list], let family = ValueFamily(v), let element = try jsonb(v, family, &b) {
             // jsonb equality of elements: false across types, numeric within numbers, byte-exact
             // for strings, structural for lists and maps (see `jsonb(_:_:_:)`).
             parts.append(when(side.test, "EXISTS (SELECT 1 FROM jsonb_array_elements(\(x.json)) AS deltasync_element(v) WHERE deltasync_element.v = \(element))"))
@@ -123,7 +123,7 @@ struct PostgresFilterCompiler {
     // MARK: - Arguments
 
     /// `v` bound as its family's value expression compares it.
-    private func argument(_ v: JSONValue, _ family: Family, _ b: inout SQLBuilder) throws -> String? {
+    private func argument(_ v: JSONValue, _ family: ValueFamily, _ b: inout SQLBuilder) throws -> String? {
         switch v {
         case .string(let s): return try text(s, &b)
         case .int(let i): return "\(b.bind(String(i)))::numeric"
@@ -137,7 +137,7 @@ struct PostgresFilterCompiler {
     /// `v` as jsonb. A list or map equals a stored one by jsonb equality only when its JSON
     /// text reads back as the same value: stored values are read back from JSON (`3.0` becomes
     /// `3`), so no stored list equals `[3.0]`, while jsonb would say `[3] = [3.0]`.
-    private func jsonb(_ v: JSONValue, _ family: Family, _ b: inout SQLBuilder) throws -> String? {
+    private func jsonb(_ v: JSONValue, _ family: ValueFamily, _ b: inout SQLBuilder) throws -> String? {
         guard Self.isFinite(v) else { return nil }
         let text = v.jsonText
         if family.isEqualityOnly, (try? JSONValue(parsing: text)) != v { return nil }
@@ -163,36 +163,7 @@ struct PostgresFilterCompiler {
 
 // MARK: - Operands
 
-/// The JSON kinds DynamoDB compares within: values of different families never compare.
-enum Family: Int, CaseIterable {
-    case string, number, bool, list, map
-
-    init?(_ value: JSONValue) {
-        switch value {
-        case .null: return nil
-        case .string: self = .string
-        case .int, .double: self = .number
-        case .bool: self = .bool
-        case .array: self = .list
-        case .object: self = .map
-        }
-    }
-
-    init?(typeName: String) {
-        guard let family = Self.allCases.first(where: { $0.typeName == typeName }) else { return nil }
-        self = family
-    }
-
-    var typeName: String {
-        switch self {
-        case .string: return "string"
-        case .number: return "number"
-        case .bool: return "bool"
-        case .list: return "list"
-        case .map: return "map"
-        }
-    }
-
+extension ValueFamily {
     /// `jsonb_typeof`'s name for the family.
     var jsonbType: String {
         switch self {
@@ -203,8 +174,6 @@ enum Family: Int, CaseIterable {
         case .map: return "object"
         }
     }
-
-    var isEqualityOnly: Bool { self == .list || self == .map }
 }
 
 /// What SQL can say about one value: whether it is missing, and for each family a test and the
@@ -213,8 +182,8 @@ struct Operand {
     var isNull: String
     /// The jsonb value itself (for `jsonb_array_elements`).
     var json: String
-    var families: [Family: (test: String, value: String)]
-    var sizes: [Family: String]
+    var families: [ValueFamily: (test: String, value: String)]
+    var sizes: [ValueFamily: String]
 
     /// A field the model does not store.
     static let missing = Operand(isNull: "true", json: "NULL::jsonb", families: [:], sizes: [:])
@@ -229,7 +198,7 @@ struct Operand {
         let literal = PostgresSQL.literal(name)
         let x = "(item->\(literal))"
         let text = "((item->>\(literal)) COLLATE \"C\")"
-        func type(_ family: Family) -> String { "COALESCE(jsonb_typeof(\(x)) = '\(family.jsonbType)', false)" }
+        func type(_ family: ValueFamily) -> String { "COALESCE(jsonb_typeof(\(x)) = '\(family.jsonbType)', false)" }
         return Operand(
             isNull: "(\(x) IS NULL OR jsonb_typeof(\(x)) = 'null')",
             json: x,

@@ -147,41 +147,6 @@ package struct FilterCompiler {
 
 // MARK: - Operands
 
-/// The JSON kinds DynamoDB compares within: values of different families never compare.
-enum ValueFamily: Int, Comparable, CaseIterable {
-    case string, number, bool, list, map
-
-    init?(_ value: JSONValue) {
-        switch value {
-        case .null: return nil
-        case .string: self = .string
-        case .int, .double: self = .number
-        case .bool: self = .bool
-        case .array: self = .list
-        case .object: self = .map
-        }
-    }
-
-    /// The family of an `attributeType` name (``JSONValue/dynamoDBType``).
-    init?(typeName: String) {
-        guard let family = Self.allCases.first(where: { $0.typeName == typeName }) else { return nil }
-        self = family
-    }
-
-    var typeName: String {
-        switch self {
-        case .string: return "string"
-        case .number: return "number"
-        case .bool: return "bool"
-        case .list: return "list"
-        case .map: return "map"
-        }
-    }
-
-    var isEqualityOnly: Bool { self == .list || self == .map }
-
-    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-}
 
 /// What SQL can say about one value of a row, all as argument-free SQL.
 ///

@@ -17,13 +17,8 @@ extension SQLiteTransaction {
 
     /// - Throws: ``AppSyncError`` (`ValidationException`) when the item lacks a primary key value.
     func appendDelta(_ model: ModelSchema, item: Item, changedAt: Int) throws {
-        let table = try catalog.table(for: model)
-        var key: Item = [:]
-        for i in table.primaryKey {
-            let name = table.columns[i].name
-            guard let value = item[name], !value.isNull else { throw table.missingKey(name) }
-            key[name] = value
-        }
+        _ = try catalog.table(for: model)  // a model this store holds
+        let key = try model.keyValues(of: item)
         // `put` stores a missing `_version` as 1; the delta says the same.
         let version = item["_version"]?.intValue ?? 1
         let statement = try db.cachedStatement(sql: SyncLogTables.appendDeltaSQL)
