@@ -15,6 +15,9 @@ package struct ExecutableSchema: Sendable {
     package let subscriptionTriggers: [String: [String]]
     /// The generated create, update and delete mutations, by field name.
     let modelMutations: [String: ModelMutation]
+    /// Whether any field runs a function or an HTTP call, whose event or request carries the
+    /// client's headers: without one, the transport need not collect them.
+    package let readsRequestHeaders: Bool
     /// The generated queries by field name, and what their values are.
     private let queryFields: [String: RootField]
 
@@ -179,6 +182,7 @@ package struct ExecutableSchema: Sendable {
             }
         }
         self.modelMutations = modelMutations
+        readsRequestHeaders = !schema.functionFields.isEmpty || schema.customOperations.contains { !$0.functions.isEmpty || $0.http != nil }
         self.queryFields = queryFields
         if let query = graphQL.queryType { try Self.attach(queryResolvers, to: query) }
         if let mutation = graphQL.mutationType { try Self.attach(mutationResolvers, to: mutation) }

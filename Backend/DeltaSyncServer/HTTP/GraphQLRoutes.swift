@@ -70,7 +70,9 @@ struct GraphQLRoutes: Sendable {
         } catch {
             throw HTTPErrorResponse(status: .badRequest, error: error)
         }
-        (graphQLRequest.headers, graphQLRequest.sourceIP) = Self.context(of: request)
+        if executor.schema.readsRequestHeaders {
+            (graphQLRequest.headers, graphQLRequest.sourceIP) = Self.context(of: request)
+        }
         let explain = Self.wantsExplain(request.headers)
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
         let answer = await executor.answer(graphQLRequest, explain: explain, caller: caller, identity: identity)
