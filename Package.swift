@@ -434,6 +434,10 @@ let package = Package(
         // What several test targets share: a seeded random generator for replayable runs.
         .target(
             name: "DeltaSyncTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/DeltaSyncTestSupport"
         ),
         .testTarget(
@@ -444,7 +448,7 @@ let package = Package(
         .testTarget(
             name: "DeltaSyncFunctionsTests",
             dependencies: [
-                "DeltaSyncFunctions", "DeltaSyncCore",
+                "DeltaSyncFunctions", "DeltaSyncCore", "DeltaSyncTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import DeltaSyncCore
 import DeltaSyncFunctions
+import DeltaSyncTestSupport
 import Foundation
 import Logging
 import Testing
@@ -50,7 +51,7 @@ struct LocalProcessFunctionTests {
     }
 
     @Test func nodeConsoleOutputIsLoggedNotAnswered() async throws {
-        let logs = LogCollector()
+        let logs = RecordedLog()
         try await withHandler(.node, files: ["index.js": """
             exports.handler = async (event) => {
               console.log('hello from console.log', event.arguments.n);
@@ -63,11 +64,11 @@ struct LocalProcessFunctionTests {
             #expect(answer == "clean")
             await function.shutdown()  // every stderr line has been read once the process is gone
         }
-        let lines = logs.messages
+        let lines = logs.recorded.map(\.message)
         #expect(lines.contains("hello from console.log 1"))
         #expect(lines.contains("and console.error"))
         #expect(lines.contains("raw stdout write"))
-        #expect(logs.functions == ["fn"])
+        #expect(Set(logs.recorded.compactMap { $0.metadata["function"] }) == ["fn"])
     }
 
     @Test func nodeErrorsAreReportedAsLambdaDoes() async throws {
@@ -120,7 +121,7 @@ struct LocalProcessFunctionTests {
     }
 
     @Test func cancelledInvocationDiscardsItsProcess() async throws {
-        let logs = LogCollector()
+        let logs = RecordedLog()
         try await withHandler(.node, files: ["index.js": """
             exports.handler = async (event) => {
               if (!event.arguments.hang) return process.pid;
@@ -129,7 +130,7 @@ struct LocalProcessFunctionTests {
             };
             """], logger: logs.logger) { function, _ in
             let hanging = Task { try await function.invoke(call(["hang": true])) }
-            let started = try #require(await logs.lines.first { $0.hasPrefix("started in ") })
+            let started = try #require(await logs.stream.first { $0.message.hasPrefix("started in ") }?.message)
             let pid = try #require(Int(started.dropFirst("started in ".count)))
             hanging.cancel()
             let outcome = await hanging.result
@@ -399,45 +400,4 @@ private func temporaryDirectory() throws -> String {
 
 private func processExists(_ pid: Int) -> Bool {
     kill(pid_t(pid), 0) == 0 || errno == EPERM
-}
-
-/// Collects what a function logs, to check that stderr reaches the server's log.
-private final class LogCollector: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var entries: [(message: String, function: String?)] = []
-    private let lock = NSLock()
-    /// Every message as it is logged, to await one instead of sleeping.
-    let lines: AsyncStream<String>
-    private let linesContinuation: AsyncStream<String>.Continuation
-
-    init() {
-        (lines, linesContinuation) = AsyncStream.makeStream()
-    }
-
-    var messages: [String] { lock.withLock { entries.map(\.message) } }
-    var functions: Set<String> { Set(lock.withLock { entries.compactMap(\.function) }) }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(collector: self) }
-    }
-
-    fileprivate func append(_ message: String, function: String?) {
-        lock.withLock { entries.append((message, function)) }
-        linesContinuation.yield(message)
-    }
-
-    private struct Handler: LogHandler {
-        let collector: LogCollector
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            collector.append("\(event.message)", function: event.metadata?["function"].map { "\($0)" })
-        }
-    }
 }

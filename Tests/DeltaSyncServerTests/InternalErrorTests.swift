@@ -2,6 +2,7 @@ import DeltaSyncCore
 import Foundation
 import GRDB
 import Logging
+import DeltaSyncTestSupport
 import Testing
 
 /// A failure DeltaSync did not expect (here: the database changed behind the server's back)

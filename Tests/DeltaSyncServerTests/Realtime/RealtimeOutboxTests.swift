@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import DeltaSyncTestSupport
 import Testing
 
 @testable import DeltaSyncGraphQL

@@ -1,23 +1,33 @@
 import Logging
 import NIOConcurrencyHelpers
 
-/// A log that keeps what a server wrote, so a test can check what an operator would read.
-final class RecordedLog: Sendable {
-    struct Entry: Sendable {
-        let level: Logger.Level
-        let message: String
-        let metadata: [String: String]
+/// A log that keeps what a server (or a function's process) wrote, so a test can check what an
+/// operator would read, and await a line instead of sleeping.
+public final class RecordedLog: Sendable {
+    public struct Entry: Sendable {
+        public let level: Logger.Level
+        public let message: String
+        /// The logger's metadata and the event's, as text.
+        public let metadata: [String: String]
 
         /// The message and its metadata values, as one text to search.
-        var text: String { ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ") }
+        public var text: String { ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ") }
     }
 
     private let entries = NIOLockedValueBox<[Entry]>([])
+    private let continuation: AsyncStream<Entry>.Continuation
+    /// Every entry as it is logged.
+    public let stream: AsyncStream<Entry>
 
-    var recorded: [Entry] { entries.withLockedValue { $0 } }
+    public init() {
+        (stream, continuation) = AsyncStream.makeStream()
+    }
+
+    /// Every entry so far, in order.
+    public var recorded: [Entry] { entries.withLockedValue { $0 } }
 
     /// A logger writing into this log at every level.
-    var logger: Logger {
+    public var logger: Logger {
         var logger = Logger(label: "recorded") { _ in Handler(destination: self) }
         logger.logLevel = .trace
         return logger
@@ -37,6 +47,7 @@ final class RecordedLog: Sendable {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
             let entry = Entry(level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" })
             destination.entries.withLockedValue { $0.append(entry) }
+            destination.continuation.yield(entry)
         }
     }
 }
