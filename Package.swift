@@ -440,6 +440,13 @@ let package = Package(
             ],
             path: "Tests/DeltaSyncTestSupport"
         ),
+        // A throw-away PostgreSQL cluster (or DELTASYNC_POSTGRES_URL) for the suites that run
+        // against the PostgreSQL store.
+        .target(
+            name: "DeltaSyncPostgresTestSupport",
+            dependencies: ["DeltaSyncPostgres", "DeltaSyncSchema"],
+            path: "Tests/DeltaSyncPostgresTestSupport"
+        ),
         .testTarget(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore", "DeltaSyncTestSupport"],
@@ -529,6 +536,7 @@ let package = Package(
             name: "DeltaSyncStorageTests",
             dependencies: [
                 "DeltaSyncStorage", "DeltaSyncPostgres", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
+                "DeltaSyncPostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -543,8 +551,11 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
                 "DeltaSyncGraphQL",
+                "DeltaSyncPostgres",
+                "DeltaSyncPostgresTestSupport",
                 "DeltaSyncRealtime",
                 "DeltaSyncSchema",
+                "DeltaSyncStorage",
                 "DeltaSyncTesting",
                 "DeltaSyncTestSupport",
                 .product(name: "GraphQL", package: "GraphQL"),

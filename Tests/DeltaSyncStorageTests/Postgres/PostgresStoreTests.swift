@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncPostgres
+import DeltaSyncPostgresTestSupport
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation

@@ -1,4 +1,5 @@
 import DeltaSyncPostgres
+import DeltaSyncPostgresTestSupport
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Testing

@@ -1,13 +1,11 @@
-import DeltaSyncCore
 import DeltaSyncPostgres
 import DeltaSyncSchema
-import DeltaSyncStorage
 import Foundation
 
 /// The PostgreSQL server the tests use: `DELTASYNC_POSTGRES_URL` when set, otherwise one
 /// throw-away cluster per test process (`scripts/postgres-cluster.sh start`), stopped when the
 /// process exits. Each test gets a schema of its own, so tests run in parallel.
-enum PostgresCluster {
+public enum PostgresCluster {
     /// Started once, on first use. The script runs on a thread of its own (it takes a second
     /// or so): Swift concurrency's few threads are never blocked on it.
     private static let startup = Task<String, any Error> {
@@ -19,7 +17,7 @@ enum PostgresCluster {
     }
 
     /// The server's URL (without `schema=`).
-    static func url() async throws -> String {
+    public static func url() async throws -> String {
         try await startup.value
     }
 
@@ -28,9 +26,9 @@ enum PostgresCluster {
     static var directory: String { "/tmp/deltasync-postgres-tests-\(getpid())" }
 
     static let script: String = {
-        // Tests/DeltaSyncStorageTests/Support/PostgresCluster.swift → the package root.
+        // Tests/DeltaSyncPostgresTestSupport/PostgresCluster.swift → the package root.
         let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent("scripts/postgres-cluster.sh").path
     }()
 
@@ -73,7 +71,7 @@ enum PostgresCluster {
     }
 
     /// Settings for a schema no other test uses.
-    static func settings(schema: String = uniqueSchema(), pool: Int = 4) async throws -> PostgresStoreSettings {
+    public static func settings(schema: String = uniqueSchema(), pool: Int = 4) async throws -> PostgresStoreSettings {
         var settings = try PostgresStoreSettings(url: try await url())
         settings.tls = .disable
         settings.schema = schema
@@ -81,16 +79,15 @@ enum PostgresCluster {
         return settings
     }
 
-    static func uniqueSchema() -> String {
+    public static func uniqueSchema() -> String {
         "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
     }
 
-    /// A store on a fresh schema, shut down after `body`.
-    static func withStore(
-        _ models: [ModelSchema], schema: String = uniqueSchema(), pool: Int = 4, _ body: (PostgresItemStore) async throws -> Void
+    /// A store of `schema` on a fresh PostgreSQL schema, shut down after `body`.
+    public static func withStore(
+        _ schema: AmplifySchema, in name: String = uniqueSchema(), pool: Int = 4, _ body: (PostgresItemStore) async throws -> Void
     ) async throws {
-        let store = try await PostgresItemStore.connect(
-            settings: try await settings(schema: schema, pool: pool), schema: Fixtures.schema(models))
+        let store = try await PostgresItemStore.connect(settings: try await settings(schema: name, pool: pool), schema: schema)
         do {
             try await body(store)
             await store.shutdown()
