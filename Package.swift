@@ -230,6 +230,7 @@ let package = Package(
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncGraphQL",
+                "DeltaSyncStorage",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

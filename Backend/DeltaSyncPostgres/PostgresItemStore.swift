@@ -45,10 +45,12 @@ public final class PostgresItemStore: ItemStore {
     public let schema: AmplifySchema
     public let settings: PostgresStoreSettings
     let catalog: PostgresCatalog
-    private let client: PostgresClient
+    let client: PostgresClient
+    /// What a connection of its own (a channel's listener) is made with.
+    let connectionConfiguration: PostgresConnection.Configuration
     private let threadPool: NIOThreadPool
     private let runTask: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
     /// The advisory lock every write transaction takes.
     package let writeLockKey: Int64
     /// The advisory lock one purge holds, so that only one instance purges at a time.
@@ -56,8 +58,10 @@ public final class PostgresItemStore: ItemStore {
 
     private init(
         schema: AmplifySchema, settings: PostgresStoreSettings, catalog: PostgresCatalog, client: PostgresClient,
-        threadPool: NIOThreadPool, runTask: Task<Void, Never>, logger: Logger
+        connectionConfiguration: PostgresConnection.Configuration, threadPool: NIOThreadPool, runTask: Task<Void, Never>,
+        logger: Logger
     ) {
+        self.connectionConfiguration = connectionConfiguration
         self.schema = schema
         self.settings = settings
         self.catalog = catalog
@@ -86,22 +90,13 @@ public final class PostgresItemStore: ItemStore {
         settings: PostgresStoreSettings, schema: AmplifySchema, logger: Logger = Logger(label: "DeltaSync.Postgres")
     ) async throws -> PostgresItemStore {
         let catalog = try PostgresCatalog(schema, schema: settings.schema)
-        let tls = TLSConfiguration.makeClientConfiguration()
 
         // One connection first: a clear error when the database cannot be reached (the pool
         // would keep retrying), and the migration, before any transaction runs.
-        var probeConfiguration = PostgresConnection.Configuration(
-            host: settings.host, port: settings.port, username: settings.username, password: settings.password,
-            database: settings.database, tls: .disable)
-        switch settings.tls {
-        case .disable: break
-        case .prefer: probeConfiguration.tls = .prefer(try NIOSSLContext(configuration: tls))
-        case .require: probeConfiguration.tls = .require(try NIOSSLContext(configuration: tls))
-        }
-        probeConfiguration.options.connectTimeout = .seconds(Int64(settings.connectTimeout))
+        let connectionConfiguration = try settings.connectionConfiguration()
         let probe: PostgresConnection
         do {
-            probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
+            probe = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
         } catch {
             let reason = (error as? PSQLError).map(PostgresSQL.describe) ?? "\(error)"
             throw AppSyncError(
@@ -114,8 +109,8 @@ public final class PostgresItemStore: ItemStore {
             database: settings.database, tls: .disable)
         switch settings.tls {
         case .disable: break
-        case .prefer: configuration.tls = .prefer(tls)
-        case .require: configuration.tls = .require(tls)
+        case .prefer: configuration.tls = .prefer(.makeClientConfiguration())
+        case .require: configuration.tls = .require(.makeClientConfiguration())
         }
         configuration.options.maximumConnections = settings.poolSize
         configuration.options.connectTimeout = .seconds(settings.connectTimeout)
@@ -139,7 +134,8 @@ public final class PostgresItemStore: ItemStore {
         try? await probe.close()
 
         return PostgresItemStore(
-            schema: schema, settings: settings, catalog: catalog, client: client, threadPool: threadPool, runTask: runTask, logger: logger)
+            schema: schema, settings: settings, catalog: catalog, client: client, connectionConfiguration: connectionConfiguration,
+            threadPool: threadPool, runTask: runTask, logger: logger)
     }
 
     /// Closes the connections and stops the threads. Call it once, when nothing uses the store

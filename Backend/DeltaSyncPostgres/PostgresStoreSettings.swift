@@ -1,4 +1,6 @@
 import Foundation
+import NIOSSL
+import PostgresNIO
 
 /// Where a ``PostgresItemStore`` connects and how, read from one URL:
 ///
@@ -119,4 +121,19 @@ public struct PostgresStoreSettingsError: Error, Sendable, Equatable, CustomStri
     public var message: String
 
     public var description: String { message }
+}
+
+extension PostgresStoreSettings {
+    /// What one connection of its own is made with (the pool has its own configuration type).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        switch tls {
+        case .disable: break
+        case .prefer: configuration.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        configuration.options.connectTimeout = .seconds(Int64(connectTimeout))
+        return configuration
+    }
 }

@@ -15,7 +15,7 @@ enum PostgresSyncLog {
     static let meta = "deltasync_meta"
 
     /// Names no model table may take.
-    static let tableNames = [clock, delta, conflicts, meta]
+    static let tableNames = [clock, delta, conflicts, meta, PostgresInstanceChannel.messagesTable]
 
     /// How many conflict records are kept; each insert beyond it removes the oldest.
     static let conflictCapacity = 10_000

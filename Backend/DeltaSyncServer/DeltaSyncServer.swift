@@ -45,6 +45,9 @@ public struct DeltaSyncServer: Sendable {
     let developmentIssuer: DevelopmentIssuerSource?
     let realtime: RealtimeEndpoint
     let store: any ItemStore
+    /// The events of the other processes on a shared store, and this one's to them; `nil` for
+    /// a store of this process alone.
+    let sharedEvents: SharedEventFanOut?
     let expiry: ExpiryService
     let connections: ConnectionRegistry
     /// `nil` when ``ServerConfiguration/metrics`` is off.
@@ -126,9 +129,19 @@ public struct DeltaSyncServer: Sendable {
                 metadata: ["fix": "\(Self.howToConfigure(mode))"])
         }
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
+        // A store other processes share carries each one's events to the others' subscribers.
+        let events: any EventFanOut
+        if let shared = store as? any SharedItemStore {
+            let fanOut = SharedEventFanOut(subscribers: subscribers, channel: shared.instanceChannel(named: "events"), logger: self.logger)
+            sharedEvents = fanOut
+            events = fanOut
+        } else {
+            sharedEvents = nil
+            events = LocalEventFanOut(subscribers: subscribers)
+        }
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
-            events: LocalEventFanOut(subscribers: subscribers), logger: self.logger, limits: configuration.documentLimits,
+            events: events, logger: self.logger, limits: configuration.documentLimits,
             executionLimits: configuration.executionLimits)
         self.executor = executor
         let connections = ConnectionRegistry(configuration: configuration.connections)
@@ -291,8 +304,15 @@ public struct DeltaSyncServer: Sendable {
                 try realtime.shouldUpgrade(request, channel: channel)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
-            services: [expiry],
-            onServerRunning: onServerRunning,
+            services: [expiry] + (sharedEvents.map { [$0] } ?? []),
+            onServerRunning: { [sharedEvents, logger] channel in
+                // Ready only once the other processes' events arrive: a client that subscribes
+                // the moment the server is up must get them.
+                if let sharedEvents, await !sharedEvents.waitUntilReceiving(limit: .seconds(10)) {
+                    logger.warning("serving without the other instances' events so far: the store's channel is not connected yet")
+                }
+                await onServerRunning(channel)
+            },
             logger: logger
         )
     }

@@ -14,6 +14,13 @@ package struct MutationEvent: Sendable, Equatable {
     package let itemKey: String?
     /// The item's `_version`, when selected.
     package let version: Int?
+
+    package init(mutation: String, data: JSONValue, itemKey: String?, version: Int?) {
+        self.mutation = mutation
+        self.data = data
+        self.itemKey = itemKey
+        self.version = version
+    }
 }
 
 /// Carries mutation events from the server process that ran the mutation to the subscribers.
