@@ -7,7 +7,9 @@ image's build stage runs scripts/build-server.sh, the script CI runs before the 
 the tests run the staged binary with the image's ENTRYPOINT, CMD and HEALTHCHECK and with each
 compose service's command (Tests/e2e/test_container.py, which reads them with this module); and
 this check holds the pieces together: the script call, the staged folder and where the image
-copies it, the paths the commands name, the port, the user, the toolchain.
+copies it, the paths the commands name, the flags they pass (against `deltasync serve --help`),
+the port, the user, the toolchain; and for the `shared` profile, the PostgreSQL service and the
+instances on it (their database URL, keys, ports, start order).
 """
 import json
 import os
@@ -15,6 +17,7 @@ import re
 import shlex
 import subprocess
 import sys
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCKERFILE = os.path.join(ROOT, "docker", "Dockerfile")
@@ -24,6 +27,11 @@ BUILD_SCRIPT = "scripts/build-server.sh"
 # What scripts/build-server.sh puts in its OUTDIR (besides Swift libraries in debug builds).
 STAGED_FILES = {"deltasync", "schema.graphql"}
 ENTRYPOINT_PREFIX = ["deltasync", "serve", "--host", "0.0.0.0", "--data-dir", "/data"]
+# compose.yaml's profiles, each with at least one service.
+PROFILES = ("fixture", "staging", "shared")
+# The profile of several instances on one PostgreSQL service.
+SHARED_PROFILE = "shared"
+POSTGRES_SETTINGS = os.path.join(ROOT, "Backend", "DeltaSyncPostgres", "PostgresStoreSettings.swift")
 
 
 def instructions(path=None):
@@ -104,28 +112,165 @@ def image(path=None):
     return found
 
 
+class YAMLSubset:
+    """The YAML compose.yaml is written in (no PyYAML in CI's virtualenv): block mappings and
+    sequences, comments, quoted and plain scalars (kept as strings), `[...]` lists in JSON form,
+    anchors (`&name`) and merge keys (`<<: *name`). Anything else is refused with its line."""
+
+    def __init__(self, text, path):
+        self.path = path
+        self.anchors = {}
+        self.lines = []
+        for number, line in enumerate(text.splitlines(), 1):
+            content = self.strip_comment(line).rstrip()
+            if content.strip():
+                if "\t" in content[:len(content) - len(content.lstrip())]:
+                    raise self.error(number, "indent with spaces, not tabs")
+                self.lines.append((number, len(content) - len(content.lstrip()), content.strip()))
+
+    @staticmethod
+    def strip_comment(line):
+        quote = None
+        for index, character in enumerate(line):
+            if quote:
+                quote = None if character == quote else quote
+            elif character in "\"'":
+                quote = character
+            elif character == "#" and (index == 0 or line[index - 1] in " \t"):
+                return line[:index]
+        return line
+
+    def error(self, number, message):
+        return ValueError(f"{os.path.relpath(self.path, ROOT)}:{number}: {message}")
+
+    def document(self):
+        if not self.lines:
+            return {}
+        value, index = self.block(0, self.lines[0][1])
+        if index != len(self.lines):
+            raise self.error(self.lines[index][0], "unexpected indentation")
+        return value
+
+    def block(self, index, indent):
+        text = self.lines[index][2]
+        if text == "-" or text.startswith("- "):
+            return self.sequence(index, indent)
+        return self.mapping(index, indent)
+
+    def sequence(self, index, indent):
+        items = []
+        while index < len(self.lines) and self.lines[index][1] == indent:
+            number, _, text = self.lines[index]
+            if not (text == "-" or text.startswith("- ")):
+                break
+            rest = text[1:].strip()
+            if not rest:
+                if index + 1 < len(self.lines) and self.lines[index + 1][1] > indent:
+                    value, index = self.block(index + 1, self.lines[index + 1][1])
+                else:
+                    value, index = None, index + 1
+            elif re.match(r"[\w<.-]+:(\s|$)", rest) and not rest.startswith(("\"", "'")):
+                # `- key: value` opens a mapping at the item's column.
+                self.lines[index] = (number, indent + 2, rest)
+                value, index = self.mapping(index, indent + 2)
+            else:
+                value, index = self.scalar(number, rest), index + 1
+            items.append(value)
+        return items, index
+
+    def mapping(self, index, indent):
+        result, merged = {}, []
+        while index < len(self.lines) and self.lines[index][1] == indent:
+            number, _, text = self.lines[index]
+            if text.startswith("- "):
+                break
+            match = re.match(r"(\"[^\"]*\"|'[^']*'|[^\s\"'][^:]*?):(?:\s+(.*))?$", text)
+            if not match:
+                raise self.error(number, f"expected `key: value`, got: {text}")
+            key, rest = match.group(1).strip("\"'"), (match.group(2) or "").strip()
+            anchor = None
+            if rest.startswith("&"):
+                anchor, _, rest = rest[1:].partition(" ")
+                rest = rest.strip()
+            index += 1
+            if rest:
+                value = self.scalar(number, rest)
+            elif index < len(self.lines) and (self.lines[index][1] > indent or (
+                    self.lines[index][1] == indent and self.lines[index][2].startswith("- "))):
+                value, index = self.block(index, self.lines[index][1])
+            else:
+                value = None
+            if anchor:
+                self.anchors[anchor] = value
+            if key == "<<":
+                if not isinstance(value, dict):
+                    raise self.error(number, "`<<:` merges a mapping (`<<: *name`)")
+                merged.append(value)
+            elif key in result:
+                raise self.error(number, f"`{key}` is set twice")
+            else:
+                result[key] = value
+        for values in merged:
+            for key, value in values.items():
+                result.setdefault(key, value)
+        return result, index
+
+    def scalar(self, number, text):
+        if text.startswith("*"):
+            if text[1:] not in self.anchors:
+                raise self.error(number, f"no anchor &{text[1:]} above")
+            return self.anchors[text[1:]]
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError:
+                raise self.error(number, f"write [...] lists in JSON form, on one line: {text}")
+        if text.startswith("{") or text[0] in "|>":
+            raise self.error(number, f"write mappings and text in block form: {text}")
+        if text.startswith('"'):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError:
+                raise self.error(number, f"not a one-line double-quoted string: {text}")
+        if text.startswith("'"):
+            if len(text) < 2 or not text.endswith("'"):
+                raise self.error(number, f"not a one-line single-quoted string: {text}")
+            return text[1:-1].replace("''", "'")
+        return text
+
+
+def compose_file(path=None):
+    """compose.yaml as plain values (every scalar a string), anchors and merge keys resolved."""
+    path = path or COMPOSE
+    with open(path, encoding="utf-8") as file:
+        document = YAMLSubset(file.read(), path).document()
+    if not isinstance(document, dict):
+        raise ValueError(f"{os.path.relpath(path, ROOT)}: expected a mapping at the top")
+    return document
+
+
 def compose_services(path=None):
-    """Each service's `command` and `healthcheck.test` (JSON arrays on one line) by service."""
-    services, current, section = {}, None, None
-    with open(path or COMPOSE, encoding="utf-8") as file:
-        for line in file:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            indent = len(line) - len(line.lstrip())
-            if indent == 0:
-                section = line.strip().rstrip(":")
-                current = None
-                continue
-            if section == "services" and indent == 2 and line.strip().endswith(":"):
-                current = services.setdefault(line.strip()[:-1], {})
-                continue
-            if current is None:
-                continue
-            match = re.match(r"\s+(command|test):\s*(.*)$", line)
-            if match:
-                key = "healthcheck" if match.group(1) == "test" else "command"
-                current[key] = exec_form(match.group(2), f"compose.yaml {key}")
+    """Each service's settings by name, with `command` and `healthcheck` (its `test`) as
+    lists (JSON arrays on one line in the file); `healthcheck_settings` keeps the rest."""
+    services = {}
+    for name, settings in ((compose_file(path) or {}).get("services") or {}).items():
+        service = dict(settings or {})
+        if "command" in service:
+            service["command"] = exec_list(service["command"], f"compose.yaml service {name}: command")
+        health = service.pop("healthcheck", None)
+        if isinstance(health, dict):
+            service["healthcheck_settings"] = health
+            if "test" in health:
+                service["healthcheck"] = exec_list(health["test"], f"compose.yaml service {name}: healthcheck.test")
+        services[name] = service
     return services
+
+
+def exec_list(value, what):
+    """A compose exec-form list; a string (shell form) is refused as `exec_form` refuses it."""
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    return exec_form(value if isinstance(value, str) else json.dumps(value), what)
 
 
 def toolchain_version():
@@ -143,10 +288,150 @@ def default_port():
     return int(match.group(1)) if match else None
 
 
+def server_binary():
+    """The `deltasync` whose `serve --help` the commands are checked against: $DELTASYNC_BIN,
+    else the staged one, else the debug build; None when there is none."""
+    candidates = [os.environ.get("DELTASYNC_BIN"), os.path.join(ROOT, ".build", "staged", "deltasync"),
+                  os.path.join(ROOT, ".build", "debug", "deltasync")]
+    return next((path for path in candidates if path and os.access(path, os.X_OK)), None)
+
+
+def serve_flags(binary):
+    """The flags `deltasync serve --help` lists (option lines start two spaces in)."""
+    output = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "COLUMNS": "200"}).stdout
+    return set(re.findall(r"^  (?:-\w, )?(--[a-z][a-z0-9-]*)", output, re.MULTILINE))
+
+
+def database_url_settings():
+    """The query settings `--database` URLs may carry, read from PostgresStoreSettings.swift's
+    `case "name":` lines."""
+    with open(POSTGRES_SETTINGS, encoding="utf-8") as file:
+        return set(re.findall(r'case "(\w+)":', file.read()))
+
+
+def interpolate(text):
+    """compose's `${NAME:-default}` and `${NAME-default}` as their defaults, `${NAME:?message}`
+    and `${NAME}` as NAME: what the file means when nothing is set."""
+    return re.sub(r"\$\{(\w+)(?:(:?-)([^}]*)|:?\?[^}]*)?\}",
+                  lambda match: match.group(3) if match.group(2) else match.group(1), text)
+
+
+def host_port(mapping):
+    """(host port, container port) of a `ports` entry such as "${DELTASYNC_PORT:-20002}:20002";
+    None for the host port when compose picks one."""
+    parts = interpolate(mapping).split("/")[0].split(":")
+    container = int(parts[-1])
+    return (int(parts[-2]) if len(parts) >= 2 and parts[-2] else None), container
+
+
+def option(arguments, flag):
+    """The values a command passes for `flag` (`--flag VALUE` or `--flag=VALUE`)."""
+    values = []
+    for index, argument in enumerate(arguments):
+        if argument == flag and index + 1 < len(arguments):
+            values.append(arguments[index + 1])
+        elif argument.startswith(flag + "="):
+            values.append(argument[len(flag) + 1:])
+    return values
+
+
+def uses_image(service):
+    """Whether a compose service runs the DeltaSync image (builds docker/Dockerfile)."""
+    build = service.get("build")
+    return isinstance(build, dict) and build.get("dockerfile") == "docker/Dockerfile"
+
+
+def in_profile(service, profile):
+    """Whether `docker compose --profile PROFILE up` starts the service (no `profiles`: always)."""
+    return not service.get("profiles") or profile in service["profiles"]
+
+
+def check_shared_profile(services, declared_volumes, port):
+    """The `shared` profile: one PostgreSQL service and at least two instances that use it."""
+    failures = []
+    where = f"compose.yaml profile {SHARED_PROFILE}"
+    members = {name: service for name, service in services.items()
+               if SHARED_PROFILE in (service.get("profiles") or [])}
+    databases = {name: service for name, service in members.items()
+                 if str(service.get("image", "")).split(":")[0] in ("postgres", "library/postgres", "docker.io/library/postgres")}
+    instances = {name: service for name, service in members.items() if uses_image(service)}
+    if len(databases) != 1:
+        return [f"{where}: expected one service of the official postgres image, found {sorted(databases) or 'none'}"]
+    if len(instances) < 2:
+        failures.append(f"{where}: expected at least two DeltaSync instances, found {sorted(instances)}")
+    (database_name, database), = databases.items()
+    environment = database.get("environment") or {}
+    if isinstance(environment, list):
+        environment = dict(entry.partition("=")[::2] for entry in environment)
+    environment = {key: interpolate(value or "") for key, value in environment.items()}
+    user = environment.get("POSTGRES_USER", "postgres")
+    name = environment.get("POSTGRES_DB", user)
+    password = environment.get("POSTGRES_PASSWORD")
+    if not password:
+        failures.append(f"{where}: service {database_name} needs POSTGRES_PASSWORD (the image refuses to start without)")
+    mounts = [str(volume).split(":") for volume in database.get("volumes") or []]
+    if not any(len(parts) >= 2 and parts[0] in declared_volumes and parts[1].startswith("/var/lib/postgresql")
+               for parts in mounts):
+        failures.append(f"{where}: service {database_name} must keep its data in a named volume (declared under "
+                        f"`volumes:`) mounted at /var/lib/postgresql/data")
+    if "pg_isready" not in database.get("healthcheck", []):
+        failures.append(f"{where}: service {database_name} needs a healthcheck.test running pg_isready")
+    if not database.get("restart"):
+        failures.append(f"{where}: service {database_name} needs a restart policy")
+    known_settings = database_url_settings()
+
+    api_keys, admin_keys = {}, {}
+    for instance, service in sorted(instances.items()):
+        command = service.get("command", [])
+        what = f"{where}: service {instance}"
+        urls = option(command, "--database")
+        if len(urls) != 1:
+            failures.append(f"{what}: pass --database postgres://... once, got {len(urls)}")
+        for text in urls:
+            url = urlsplit(interpolate(text))
+            if url.scheme not in ("postgres", "postgresql"):
+                failures.append(f"{what}: --database {text} is not a postgres:// URL")
+                continue
+            expected = [("host", url.hostname, database_name), ("port", url.port or 5432, 5432),
+                        ("user", unquote(url.username or ""), user), ("database", unquote(url.path.lstrip("/")), name)]
+            if password:
+                expected.append(("password", unquote(url.password or ""), password))
+            for part, got, wanted in expected:
+                if got != wanted:
+                    failures.append(f"{what}: --database names {part} {got!r}, the {database_name} service's is {wanted!r}")
+            for key, value in parse_qsl(url.query, keep_blank_values=True):
+                if key not in known_settings:
+                    failures.append(f"{what}: --database setting {key!r} is not one of {sorted(known_settings)}")
+                elif key == "sslmode" and value not in ("disable", "prefer", "require"):
+                    failures.append(f"{what}: --database sslmode={value} is not disable, prefer or require")
+        for contradiction in ("--in-memory", "--no-admin"):
+            if contradiction in command:
+                failures.append(f"{what}: {contradiction} has no place on an instance of a shared store")
+        api_keys[instance] = sorted(option(command, "--api-key"))
+        admin_keys[instance] = option(command, "--admin-key")
+        depends = service.get("depends_on") or {}
+        condition = depends.get(database_name) if isinstance(depends, dict) else None
+        if not (isinstance(condition, dict) and condition.get("condition") == "service_healthy"):
+            failures.append(f"{what}: depends_on {database_name} with condition: service_healthy (the store is "
+                            f"opened at start; an unready database stops the server)")
+        if not service.get("restart"):
+            failures.append(f"{what}: needs a restart policy")
+        for mapping in service.get("ports") or []:
+            if host_port(str(mapping))[1] != port and not option(command, "--port"):
+                failures.append(f"{what}: port {mapping} does not reach the server's port {port}")
+    if len(set(map(tuple, api_keys.values()))) > 1 or any(not keys for keys in api_keys.values()):
+        failures.append(f"{where}: every instance needs the same --api-key, so clients can use either: {api_keys}")
+    if len(set(map(tuple, admin_keys.values()))) > 1 or any(len(keys) != 1 for keys in admin_keys.values()):
+        failures.append(f"{where}: every instance needs the same --admin-key: {admin_keys}")
+    return failures
+
+
 def check():
     failures = []
     try:
         found = image()
+        compose = compose_file()
         services = compose_services()
     except (OSError, ValueError) as error:
         return [str(error)]
@@ -208,14 +493,63 @@ def check():
     if not any(re.fullmatch(rf"http://(127\.0\.0\.1|localhost):{port}/health/ready", part) for part in health):
         failures.append(f"docker/Dockerfile: HEALTHCHECK must ask http://127.0.0.1:{port}/health/ready, got {health}")
 
-    # compose.yaml: the image of docker/Dockerfile, the two profiles.
-    with open(COMPOSE, encoding="utf-8") as file:
-        compose = file.read()
-    if "dockerfile: docker/Dockerfile" not in compose:
+    # compose.yaml: the image of docker/Dockerfile, the profiles, each DeltaSync service's
+    # command, no two services of one profile on one host port.
+    if not any(uses_image(service) for service in services.values()):
         failures.append("compose.yaml: build the image from docker/Dockerfile")
     for name in ("fixture", "staging"):
         if "command" not in services.get(name, {}):
             failures.append(f"compose.yaml: service {name} with a one-line JSON `command` is missing")
+    for profile in PROFILES:
+        if not any(profile in (service.get("profiles") or []) for service in services.values()):
+            failures.append(f"compose.yaml: no service in profile {profile}")
+    for name, service in services.items():
+        if uses_image(service) and "command" not in service:
+            failures.append(f"compose.yaml: service {name} runs the image: give it a one-line JSON `command`")
+    declared_volumes = set(compose.get("volumes") or {})
+    for name, service in services.items():
+        for volume in service.get("volumes") or []:
+            source = str(volume).split(":")[0]
+            if source and not source.startswith((".", "/", "$", "~")) and source not in declared_volumes:
+                failures.append(f"compose.yaml: service {name} mounts volume {source}, not declared under `volumes:`")
+    profiles = sorted({profile for service in services.values() for profile in service.get("profiles") or []})
+    for profile in profiles:
+        taken = {}
+        for name, service in services.items():
+            if not in_profile(service, profile):
+                continue
+            for mapping in service.get("ports") or []:
+                try:
+                    host, _ = host_port(str(mapping))
+                except ValueError:
+                    failures.append(f"compose.yaml: service {name}: cannot read the port {mapping}")
+                    continue
+                if host is None:
+                    continue
+                if host in taken:
+                    failures.append(f"compose.yaml profile {profile}: services {taken[host]} and {name} both publish "
+                                    f"host port {host}")
+                taken.setdefault(host, name)
+    failures += check_shared_profile(services, declared_volumes, port)
+
+    # The flags every command passes: ones `deltasync serve` knows.
+    binary = server_binary()
+    if not binary:
+        failures.append(f"no deltasync binary to read `serve --help` from: run `bash {BUILD_SCRIPT} .build/staged` "
+                        f"(or set DELTASYNC_BIN)")
+    else:
+        flags = serve_flags(binary)
+        if not flags:
+            failures.append(f"{binary} serve --help lists no flags")
+        commands = [("docker/Dockerfile ENTRYPOINT and CMD", entrypoint[2:] + found.get("cmd", []))] + [
+            (f"compose.yaml service {name}", service.get("command", []))
+            for name, service in services.items() if uses_image(service)]
+        for where, arguments in commands:
+            for argument in arguments:
+                flag = argument.split("=")[0]
+                if flags and flag.startswith("--") and flag not in flags:
+                    failures.append(f"{where}: {flag} is not a flag of `deltasync serve` ({os.path.relpath(binary, ROOT)} "
+                                    f"--help; rebuild it if it is older than the sources)")
 
     # CI: the same script, in debug mode, and the end-to-end tests on what it staged.
     with open(TEST_SH, encoding="utf-8") as file:
