@@ -41,7 +41,7 @@ case "$command" in
       exit 1
     }
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o \
-      "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+      "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
       start >/dev/null || {
       cat "$dir/server.log" >&2
       exit 1

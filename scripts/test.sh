@@ -25,6 +25,8 @@ export DELTASYNC_POSTGRES_URL
 TIMING_SUITES='ConnectionLimitTests|RequestLimitTests'
 swift test --skip-build --skip "$TIMING_SUITES"
 swift test --skip-build --filter "$TIMING_SUITES"
+echo "== the server's suite again, every server on a PostgreSQL store (a fresh schema each)"
+DELTASYNC_TEST_STORE=postgres swift test --skip-build --filter DeltaSyncServerTests --skip "$TIMING_SUITES"
 echo "== a local-only app links no networking"
 bash scripts/check-local-store-links.sh
 echo "== the server staged as the container image stages it (docker/Dockerfile runs the same script)"

@@ -146,6 +146,12 @@ public final class PostgresItemStore: ItemStore {
         try? await threadPool.shutdownGracefully()
     }
 
+    /// A store dropped without ``shutdown()`` still lets go of its connections and threads.
+    deinit {
+        runTask.cancel()
+        threadPool.shutdownGracefully { _ in }
+    }
+
     // MARK: - Transactions
 
     /// Runs `body` on one consistent snapshot (`REPEATABLE READ READ ONLY`).

@@ -103,7 +103,7 @@ import Testing
     /// is null in the page, with AppSync's error naming the field; the other items are intact.
     @Test(arguments: ["id title", "id title blog { name }"])
     func anItemMissingARequiredFieldIsNullWithAnError(selection: String) async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.withClient { client in
             try await Self.seed(client)
             let post = server.server.project.schema.model(named: "Post")!

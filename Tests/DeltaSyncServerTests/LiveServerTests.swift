@@ -7,7 +7,7 @@ import Testing
 /// The embedding API tests use: a real socket on a free port.
 @Suite struct LiveServerTests {
     @Test func startServesOnAFreePortUntilStopped() async throws {
-        let server = try TestServer().server
+        let server = try await TestServer().server
         let running = try await server.start()
         #expect(running.port > 0)
         #expect(running.graphQLURL == "http://127.0.0.1:\(running.port)/graphql")

@@ -99,8 +99,8 @@ import Testing
         ("mutation M($i: CreatePostInput!) { a: createPost(input: $i) { id } b: createPost(input: $i) { id } }", false),
         ("mutation M($i: CreatePostInput! = {blogID: \"b\", title: \"t\"}) { createPost(input: $i) { id } }", false),
     ])
-    func takesDataStoreShapedMutationsOnly(_ query: String, shortcut: Bool) throws {
-        let server = try TestServer().server
+    func takesDataStoreShapedMutationsOnly(_ query: String, shortcut: Bool) async throws {
+        let server = try await TestServer().server
         let document = try parse(source: Source(body: query))
         let operation = try #require(document.definitions.compactMap { $0 as? OperationDefinition }.first)
         let fragments = Dictionary(

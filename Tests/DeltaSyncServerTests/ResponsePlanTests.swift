@@ -36,7 +36,7 @@ import Testing
     /// A related object lacking a non-null field: AppSync's error for the field, the related
     /// object null (the relation is nullable), the item and the page intact.
     @Test func aNullInARelatedObjectNullsTheRelationOnly() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.withClient { client in
             let blog = server.server.project.schema.model(named: "Blog")!
             try await server.server.itemStore.write { tx in
@@ -57,7 +57,7 @@ import Testing
 
     /// A non-model object lacking a non-null field, in a page and in a `get`.
     @Test func aNullInANonModelObjectNullsTheObject() async throws {
-        let server = try TestServer()
+        let server = try await TestServer()
         try await server.withClient { client in
             let post = server.server.project.schema.model(named: "Post")!
             try await server.server.itemStore.write { tx in

@@ -169,7 +169,7 @@ import Testing
 
     @Test func expiredTombstonesArePurged() async throws {
         let clock = ManualClock()
-        let test = try TestServer(configure: {
+        let test = try await TestServer(configure: {
             $0.clock = { clock.now }
             $0.tombstoneTTL = .seconds(3600)
         })

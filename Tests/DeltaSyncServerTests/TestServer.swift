@@ -37,18 +37,21 @@ struct TestServer {
     static let adminKey = "dsa-testadminkey"
     let server: DeltaSyncServer
 
+    /// `.inMemory` (the default, unless `configure` sets another store) is a fresh PostgreSQL
+    /// schema instead when the suite runs against PostgreSQL (``TestStore``).
     init(
         storage: ServerConfiguration.Storage = .inMemory, project: AmplifyProject? = nil, logger: Logger? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         var configuration = ServerConfiguration()
         configuration.apiKey = Self.apiKey
         configuration.adminKey = Self.adminKey
         configuration.storage = storage
         configuration.port = 0
         configure(&configuration)
-        server = try DeltaSyncServer(
-            project: try project ?? ExampleSchema.blogProject(), configuration: configuration, logger: logger)
+        let project = try project ?? ExampleSchema.blogProject()
+        configuration.storage = try await TestStore.substitute(configuration.storage, schema: project.schema)
+        server = try DeltaSyncServer(project: project, configuration: configuration, logger: logger)
     }
 
     /// Runs `body` with a client bound to the in-process application.

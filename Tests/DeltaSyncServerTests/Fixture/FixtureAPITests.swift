@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func withoutTheFixtureAPIAdminPathsAreNotServed() async throws {
-        let server = try TestServer(configure: { $0.fixtureAPI = false })
+        let server = try await TestServer(configure: { $0.fixtureAPI = false })
         #expect(server.server.adminKey == nil)
         try await server.withClient { client in
             #expect(try await client.admin(.get, "/admin/status").status == .notFound)
@@ -169,9 +169,32 @@ import Testing
         }
     }
 
-    @Test func aDatabaseSnapshotFileImportsBackExactlyAndAnotherSchemasIsRefused() async throws {
+    @Test(.enabled(if: TestStore.isPostgres, "database files are SQLite's"))
+    func aDatabaseSnapshotFileIsRefusedOnPostgreSQLSayingWhatToUse() async throws {
+        try await TestServer().withClient { client in
+            for method in [HTTPRequest.Method.get, .put] {
+                let reply = try await client.client.execute(
+                    uri: "/admin/snapshot", method: method,
+                    headers: [
+                        HTTPField.Name("x-deltasync-admin-key")!: TestServer.adminKey, .accept: "application/vnd.sqlite3",
+                        .contentType: "application/vnd.sqlite3",
+                    ],
+                    body: ByteBuffer(string: "SQLite format 3\u{0}")
+                ) { response in
+                    GraphQLReply(status: response.status, headers: response.headers, json: try JSONValue(parsing: String(buffer: response.body)))
+                }
+                #expect(reply.status == .badRequest)
+                #expect(reply.firstError["message"].stringValue?.contains("pg_dump") == true)
+            }
+            // The JSON form works on every store.
+            #expect(try await client.admin(.get, "/admin/snapshot").status == .ok)
+        }
+    }
+
+    @Test(.enabled(if: !TestStore.isPostgres, "database files are SQLite's"))
+    func aDatabaseSnapshotFileImportsBackExactlyAndAnotherSchemasIsRefused() async throws {
         let other = try AmplifyProject(schema: AmplifySchema.parse(source: "type Todo @model { id: ID! name: String! }"), schemaFiles: [])
-        let foreign = try TestServer(project: other).server.fixture
+        let foreign = try await TestServer(project: other).server.fixture
         let foreignBytes = try await foreign.snapshotDatabase()
         try await TestServer().withClient { client in
             _ = try await client.expectData("createBlog", Self.createBlog, ["i": ["id": "b1", "name": "one"]])

@@ -15,8 +15,8 @@ import Testing
         try await PostgresCluster.withStore(project.schema, pool: 2) { first in
             let second = try await PostgresItemStore.connect(
                 settings: first.settings, schema: project.schema)
-            let a = try TestServer(storage: .store(first), project: project).server
-            let b = try TestServer(storage: .store(second), project: project).server
+            let a = try await TestServer(storage: .store(first), project: project).server
+            let b = try await TestServer(storage: .store(second), project: project).server
             let (runningA, runningB) = (try await a.start(), try await b.start())
             do {
                 try await body(RealtimeTests.Live(running: runningA, server: a), RealtimeTests.Live(running: runningB, server: b))

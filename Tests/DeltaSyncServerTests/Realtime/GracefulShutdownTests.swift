@@ -8,7 +8,7 @@ import Testing
 /// instead of reporting an error.
 @Suite struct GracefulShutdownTests {
     @Test(.timeLimit(.minutes(1))) func stoppingClosesRealtimeConnectionsWithGoingAway() async throws {
-        let server = try TestServer().server
+        let server = try await TestServer().server
         let running = try await server.start()
         let clients = (0..<3).map { _ in
             RealtimeTestClient(url: running.realtimeURL, headers: [HTTPField.Name("x-api-key")!: TestServer.apiKey])

@@ -14,7 +14,7 @@ import Testing
         configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
         _ body: (Live) async throws -> Void
     ) async throws {
-        let server = try TestServer(configure: configure).server
+        let server = try await TestServer(configure: configure).server
         let running = try await server.start()
         do {
             try await body(Live(running: running, server: server))
@@ -216,7 +216,7 @@ import Testing
             }
             """
         let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: "schema.graphql"), schemaFiles: [])
-        let server = try TestServer(project: project).server
+        let server = try await TestServer(project: project).server
         let running = try await server.start()
         let live = Live(running: running, server: server)
         let client = try await live.connected()

@@ -142,7 +142,7 @@ import X509
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let made = try DevelopmentCertificate.make(directory: directory)
-        let server = try TestServer { $0.tls = made.tlsSettings }.server
+        let server = try await TestServer { $0.tls = made.tlsSettings }.server
         let running = try await server.start()
         #expect(running.graphQLURL == "https://127.0.0.1:\(running.port)/graphql")
         #expect(running.realtimeURL == "wss://127.0.0.1:\(running.port)/graphql")
@@ -178,13 +178,13 @@ import X509
         await running.stop()
     }
 
-    @Test func aMissingOrMismatchedFileIsAnErrorNamingTheFileAndTheFlag() throws {
+    @Test func aMissingOrMismatchedFileIsAnErrorNamingTheFileAndTheFlag() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let made = try DevelopmentCertificate.make(directory: directory)
         let missing = directory + "/nope.pem"
         do {
-            _ = try TestServer { $0.tls = TLSSettings(certificateChainPath: missing, privateKeyPath: made.keyPath) }
+            _ = try await TestServer { $0.tls = TLSSettings(certificateChainPath: missing, privateKeyPath: made.keyPath) }
             Issue.record("a missing certificate file was accepted")
         } catch let error as TLSSettingsError {
             #expect(error.file == .certificateChain)
@@ -192,14 +192,14 @@ import X509
         }
         do {
             // The authority's key does not belong to the server certificate.
-            _ = try TestServer { $0.tls = TLSSettings(certificateChainPath: made.certificatePath, privateKeyPath: made.authorityKeyPath) }
+            _ = try await TestServer { $0.tls = TLSSettings(certificateChainPath: made.certificatePath, privateKeyPath: made.authorityKeyPath) }
             Issue.record("a key of another certificate was accepted")
         } catch let error as TLSSettingsError {
             #expect(error.file == .privateKey)
             #expect(error.description.contains(made.authorityKeyPath) && error.description.contains("--tls-key"))
         }
         do {
-            _ = try TestServer { $0.tls = TLSSettings(certificateChainPath: made.keyPath, privateKeyPath: made.keyPath) }
+            _ = try await TestServer { $0.tls = TLSSettings(certificateChainPath: made.keyPath, privateKeyPath: made.keyPath) }
             Issue.record("a key given as the certificate was accepted")
         } catch let error as TLSSettingsError {
             #expect(error.file == .certificateChain)
