@@ -1,9 +1,12 @@
 """Starts the real `deltasync` binary for the third-party client tests."""
 
+import atexit
+import hashlib
 import os
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 
@@ -25,13 +28,14 @@ def free_port() -> int:
 class ServerProcess:
     """A `deltasync serve` child process, ready once it printed its GraphQL URL."""
 
-    def __init__(self, db: Path, port: int, schema_args=None):
+    def __init__(self, db: Path, port: int, schema_args=None, database=None):
         self.port = port
         self.url = f"http://127.0.0.1:{port}/graphql"
         self.host = f"127.0.0.1:{port}"
+        store = ["--database", database] if database else ["--db", str(db)]
         self.process = subprocess.Popen(
             [str(BINARY), "serve", *(schema_args or ["--schema", str(EXAMPLE_SCHEMA)]), "--port", str(port),
-             "--api-key", API_KEY, "--db", str(db)],
+             "--api-key", API_KEY, *store],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         seen = []
@@ -64,12 +68,45 @@ class ServerProcess:
                 self.kill9()
 
 
+_cluster = {}
+
+
+def cluster_url():
+    """DELTASYNC_POSTGRES_URL (scripts/test.sh starts a cluster), else a cluster of our own."""
+    if os.environ.get("DELTASYNC_POSTGRES_URL"):
+        return os.environ["DELTASYNC_POSTGRES_URL"]
+    if "url" not in _cluster:
+        folder = tempfile.mkdtemp(prefix="deltasync-pg-e2e.")
+        script = str(ROOT / "scripts" / "postgres-cluster.sh")
+        _cluster["url"] = subprocess.run(["bash", script, "start", folder], check=True, capture_output=True,
+                                         text=True).stdout.strip()
+        atexit.register(lambda: subprocess.run(["bash", script, "stop", folder], check=False))
+    return _cluster["url"]
+
+
+def pytest_generate_tests(metafunc):
+    """The gql suites (test_gql_*.py) run against both stores: each test once on a SQLite file,
+    once on a PostgreSQL schema of its own."""
+    if metafunc.module.__name__.startswith("test_gql_") and "store" in metafunc.fixturenames:
+        metafunc.parametrize("store", ["sqlite", "postgres"])
+
+
 @pytest.fixture
-def server_factory(tmp_path):
+def store():
+    """The store `server_factory` starts servers on; the gql suites are run on both."""
+    return "sqlite"
+
+
+@pytest.fixture
+def server_factory(tmp_path, store):
     started = []
 
     def start(db: Path = tmp_path / "db.sqlite", port: int = 0, schema_args=None):
-        server = ServerProcess(db, port or free_port(), schema_args)
+        database = None
+        if store == "postgres":
+            # One schema per database file: a test that restarts on the same file gets its data back.
+            database = f"{cluster_url()}?schema=e2e_{hashlib.sha1(str(db).encode()).hexdigest()[:16]}"
+        server = ServerProcess(db, port or free_port(), schema_args, database)
         started.append(server)
         return server
 

@@ -3,10 +3,8 @@ what one instance writes the other reads and delta-syncs, versions are never giv
 `kill -9` loses no acknowledged mutation, and an unreachable database stops the start clearly."""
 
 import asyncio
-import atexit
 import os
 import subprocess
-import tempfile
 import uuid
 
 import pytest
@@ -15,23 +13,7 @@ from gql.transport.aiohttp import AIOHTTPTransport
 from gql.transport.appsync_auth import AppSyncApiKeyAuthentication
 from gql.transport.exceptions import TransportQueryError
 
-from conftest import API_KEY, BINARY, EXAMPLE_SCHEMA, ROOT
-
-_cluster = {}
-
-
-def cluster_url():
-    """DELTASYNC_POSTGRES_URL (scripts/test.sh starts a cluster), else a cluster of our own."""
-    if os.environ.get("DELTASYNC_POSTGRES_URL"):
-        return os.environ["DELTASYNC_POSTGRES_URL"]
-    if "url" not in _cluster:
-        folder = tempfile.mkdtemp(prefix="deltasync-pg-e2e.")
-        script = str(ROOT / "scripts" / "postgres-cluster.sh")
-        _cluster["url"] = subprocess.run(["bash", script, "start", folder], check=True, capture_output=True,
-                                         text=True).stdout.strip()
-        atexit.register(lambda: subprocess.run(["bash", script, "stop", folder], check=False))
-    return _cluster["url"]
-
+from conftest import API_KEY, BINARY, EXAMPLE_SCHEMA, cluster_url
 
 @pytest.fixture
 def database():
