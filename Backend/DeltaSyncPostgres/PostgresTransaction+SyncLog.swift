@@ -76,6 +76,31 @@ extension PostgresTransaction {
     /// a next page exists. The filter runs on the decoded items.
     func deltas(_ model: ModelSchema, _ query: DeltaQuery) throws -> ItemPage {
         let table = try catalog.table(for: model)
+        let (sql, b) = try deltasSQL(model, query)
+        let rows = try connection.run("read the delta log of \(model.name)", sql, b).rows
+
+        var items: [Item] = []
+        var scanned = 0
+        var last: [JSONValue]?
+        var hasMore = false
+        for row in rows {
+            guard scanned < query.limit else {
+                hasMore = true
+                break
+            }
+            scanned += 1
+            let item = try table.item(fromJSON: try row.column(2, String.self) ?? "")
+            if query.filter == .all || query.filter.matches(item) { items.append(item) }
+            if scanned == query.limit {
+                last = [.int(try row.column(1, Int.self) ?? 0), .int(try row.column(0, Int.self) ?? 0)]
+            }
+        }
+        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+    }
+
+    /// The SQL of one delta page and its values: what ``deltas(_:_:)`` runs and
+    /// ``deltaPlan(_:_:)`` explains.
+    func deltasSQL(_ model: ModelSchema, _ query: DeltaQuery) throws -> (String, SQLBuilder) {
         guard query.limit >= 1 else {
             throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
         }
@@ -96,25 +121,7 @@ extension PostgresTransaction {
         }
         sql += " ORDER BY changed_at, seq"
         if query.limit < Int.max { sql += " LIMIT \(b.bind(query.limit + 1))" }
-        let rows = try connection.run("read the delta log of \(model.name)", sql, b).rows
-
-        var items: [Item] = []
-        var scanned = 0
-        var last: [JSONValue]?
-        var hasMore = false
-        for row in rows {
-            guard scanned < query.limit else {
-                hasMore = true
-                break
-            }
-            scanned += 1
-            let item = try table.item(fromJSON: try row.column(2, String.self) ?? "")
-            if query.filter == .all || query.filter.matches(item) { items.append(item) }
-            if scanned == query.limit {
-                last = [.int(try row.column(1, Int.self) ?? 0), .int(try row.column(0, Int.self) ?? 0)]
-            }
-        }
-        return ItemPage(items: items, lastEvaluated: hasMore ? last : nil, scanned: scanned)
+        return (sql, b)
     }
 
     func deltaCount(of model: ModelSchema) throws -> Int {

@@ -46,10 +46,20 @@ struct SyncResolvers: Sendable {
 
         let page: ResolvedPage
         var plan: [String: JSONValue] = ["path": .array(info.path.elements.map(Self.pathElement))]
+        // What the database did, asked only when explaining: PostgreSQL runs the query again.
+        let explain = plans?.explain == true
         if useDelta {
             let since = token?.since ?? lastSync ?? 0
             let query = DeltaQuery(since: since, filter: filter, limit: limit, after: token?.cursor)
-            page = ResolvedPage(try await environment.store.read { tx in try tx.deltas(model, query) })
+            if explain {
+                let (deltas, report) = try await environment.store.read { tx in
+                    (try tx.deltas(model, query), Result { try tx.deltaPlan(model, query) })
+                }
+                page = ResolvedPage(deltas)
+                plan["database"] = Self.database(report)
+            } else {
+                page = ResolvedPage(try await environment.store.read { tx in try tx.deltas(model, query) })
+            }
             plan["source"] = "delta"
             plan["access"] = "query"
             plan["index"] = "changedAt"
@@ -58,6 +68,14 @@ struct SyncResolvers: Sendable {
             let (baseFilter, within) = callerAccess.reading(ownFilter)
             let query = ItemQuery(access: access, filter: baseFilter, limit: limit, after: token?.cursor, within: within)
             page = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
+            if explain {
+                // A read of its own: the page's read stays the one every request makes.
+                do {
+                    plan["database"] = Self.database(.success(try await environment.store.read { tx in try tx.queryPlan(model, query) }))
+                } catch {
+                    plan["database"] = Self.database(.failure(error))
+                }
+            }
             plan["source"] = "base"
             switch access {
             case .scan where within != nil:
@@ -103,6 +121,22 @@ struct SyncResolvers: Sendable {
     func isInDeltaWindow(_ lastSync: Int?, now: Int) -> Bool {
         guard let lastSync, lastSync != 0 else { return false }
         return now - environment.sync.deltaTTLMilliseconds <= lastSync
+    }
+
+    /// A plan's `database` object: `{"engine", "access", "index", "rowsRead", "plan"}`, or
+    /// `{"error"}` when the database could not explain the query (the page itself was read);
+    /// `nil` for a store that cannot tell.
+    private static func database(_ report: Result<QueryPlanReport?, any Error>) -> JSONValue? {
+        switch report {
+        case .success(nil): return nil
+        case .success(let report?):
+            return [
+                "engine": .string(report.engine), "access": .string(report.access.rawValue), "index": report.index.map(JSONValue.string) ?? .null,
+                "rowsRead": report.rowsRead.map(JSONValue.int) ?? .null, "plan": .string(report.detail),
+            ]
+        case .failure(let error):
+            return ["error": .string((error as? AppSyncError)?.message ?? "\(error)")]
+        }
     }
 
     private static func pathElement(_ element: IndexPathValue) -> JSONValue {

@@ -20,6 +20,25 @@ struct SQLiteTransaction: ItemWriteTransaction {
     /// whether a next page exists.
     func query(_ model: ModelSchema, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd {
         let table = try catalog.table(for: model)
+        let (sql, arguments, plan) = try Self.pageSQL(table, query)
+
+        // Filters vary with every request; caching their statements would grow without bound.
+        let statement = query.filter == .all ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let matchIndex = table.columns.count
+        return try PageReader.read(
+            rows, limit: query.limit,
+            // The filter is never NULL by construction; reading it as optional keeps a slip
+            // from crashing the server (GRDB traps on NULL read as Bool).
+            evaluate: { row in
+                if (row[matchIndex] as Bool?) == true { try body(table.item(from: statement)) }
+            },
+            position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
+    }
+
+    /// The SQL of one page, its arguments and its plan: what ``query(_:_:each:)`` runs and
+    /// ``queryPlan(_:_:)`` explains. Columns: the table's, then whether the filter matched.
+    static func pageSQL(_ table: ModelTable, _ query: ItemQuery) throws -> (String, StatementArguments, PagePlan) {
         guard query.limit >= 1 else {
             throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
         }
@@ -32,19 +51,7 @@ struct SQLiteTransaction: ItemWriteTransaction {
         sql += " LIMIT ?"
         let readLimit = query.limit == Int.max ? query.limit : query.limit + 1
         let arguments = filter.arguments + conditions.arguments + [Int64(readLimit).databaseValue]
-
-        // Filters vary with every request; caching their statements would grow without bound.
-        let statement = query.filter == .all ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-        let matchIndex = table.columns.count
-        return try PageReader.read(
-            rows, limit: query.limit,
-            // The filter is never NULL by construction; reading it as optional keeps a slip
-            // from crashing the server (GRDB traps on NULL read as Bool).
-            evaluate: { row in
-                if (row[matchIndex] as Bool?) == true { try body(table.item(from: statement)) }
-            },
-            position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
+        return (sql, StatementArguments(arguments), plan)
     }
 
     func count(_ model: ModelSchema) throws -> (items: Int, tombstones: Int) {

@@ -74,9 +74,28 @@ public protocol ItemReadTransaction: SyncLogReader {
 
     /// How many items the model has, and how many of them are tombstones.
     func count(_ model: ModelSchema) throws -> (items: Int, tombstones: Int)
+
+    /// The database's plan for the page ``query(_:_:each:)`` reads for `query`: the same SQL
+    /// with the same values, in this transaction. For diagnostics (`x-deltasync-explain`), never
+    /// on a request's ordinary path: PostgreSQL runs the query again to count what it read
+    /// (`EXPLAIN ANALYZE`). `nil` for a store that cannot tell.
+    ///
+    ///     let page = try tx.query(post, query)
+    ///     let report = try tx.queryPlan(post, query)  // report?.index == "byBlog"
+    func queryPlan(_ model: ModelSchema, _ query: ItemQuery) throws -> QueryPlanReport?
+
+    /// The database's plan for the page ``SyncLogReader/deltas(_:_:)`` reads for `query`, as
+    /// ``queryPlan(_:_:)`` for items; the delta log's index is `"changedAt"`.
+    func deltaPlan(_ model: ModelSchema, _ query: DeltaQuery) throws -> QueryPlanReport?
 }
 
 extension ItemReadTransaction {
+    /// A store that cannot tell its database's plan reports none.
+    public func queryPlan(_ model: ModelSchema, _ query: ItemQuery) throws -> QueryPlanReport? { nil }
+
+    /// A store that cannot tell its database's plan reports none.
+    public func deltaPlan(_ model: ModelSchema, _ query: DeltaQuery) throws -> QueryPlanReport? { nil }
+
     /// One page of a scan or index query.
     public func query(_ model: ModelSchema, _ query: ItemQuery) throws -> ItemPage {
         var items: [Item] = []

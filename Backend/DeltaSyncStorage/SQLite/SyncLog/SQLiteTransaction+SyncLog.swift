@@ -66,27 +66,8 @@ extension SQLiteTransaction {
     ///   this method did not return; `InternalFailure` for a delta row that is not an item.
     func deltas(_ model: ModelSchema, _ query: DeltaQuery) throws -> ItemPage {
         let table = try catalog.table(for: model)
-        guard query.limit >= 1 else {
-            throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
-        }
-        let readLimit = query.limit == Int.max ? query.limit : query.limit + 1
-        var resume: (changedAt: Int, seq: Int)?
-        if let after = query.after {
-            guard after.count == 2, case .int(let changedAt) = after[0], case .int(let seq) = after[1] else {
-                throw AppSyncError(.invalidArgument, "The nextToken does not belong to a delta sync of \(model.name). Pass the token the previous page returned, with the same arguments.")
-            }
-            // A cursor at or before `since` cannot come from this window: `since` bounds the read.
-            if changedAt > query.since { resume = (changedAt, seq) }
-        }
-        let statement: Statement
-        let arguments: StatementArguments
-        if let resume {
-            statement = try db.cachedStatement(sql: SyncLogTables.deltasAfterSQL)
-            arguments = [model.name, resume.changedAt, resume.seq, readLimit]
-        } else {
-            statement = try db.cachedStatement(sql: SyncLogTables.deltasSQL)
-            arguments = [model.name, query.since, readLimit]
-        }
+        let (sql, arguments) = try Self.deltasSQL(model, query)
+        let statement = try db.cachedStatement(sql: sql)
 
         // JSON keeps a Float field's whole numbers as integers; the table reads them back as
         // doubles (REAL columns), and a delta item should equal what `get` returns.
@@ -105,6 +86,23 @@ extension SQLiteTransaction {
             },
             position: { row in [.int(row[1]), .int(row[0])] })
         return ItemPage(items: items, lastEvaluated: end.lastEvaluated, scanned: end.scanned)
+    }
+
+    /// The statement of one delta page and its arguments: what ``deltas(_:_:)`` runs and
+    /// ``deltaPlan(_:_:)`` explains.
+    static func deltasSQL(_ model: ModelSchema, _ query: DeltaQuery) throws -> (String, StatementArguments) {
+        guard query.limit >= 1 else {
+            throw AppSyncError(.invalidArgument, "limit must be at least 1; it was \(query.limit).")
+        }
+        let readLimit = query.limit == Int.max ? query.limit : query.limit + 1
+        if let after = query.after {
+            guard after.count == 2, case .int(let changedAt) = after[0], case .int(let seq) = after[1] else {
+                throw AppSyncError(.invalidArgument, "The nextToken does not belong to a delta sync of \(model.name). Pass the token the previous page returned, with the same arguments.")
+            }
+            // A cursor at or before `since` cannot come from this window: `since` bounds the read.
+            if changedAt > query.since { return (SyncLogTables.deltasAfterSQL, [model.name, changedAt, seq, readLimit]) }
+        }
+        return (SyncLogTables.deltasSQL, [model.name, query.since, readLimit])
     }
 
     func deltaCount(of model: ModelSchema) throws -> Int {
