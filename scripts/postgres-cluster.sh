@@ -4,6 +4,8 @@
 #
 #   bash scripts/postgres-cluster.sh start DIR   # prints postgres://deltasync@127.0.0.1:PORT/deltasync
 #   bash scripts/postgres-cluster.sh stop DIR
+#   bash scripts/postgres-cluster.sh down DIR    # stops the server, keeps the data (a database outage)
+#   bash scripts/postgres-cluster.sh up DIR      # starts it again on the same port
 #
 # PostgreSQL refuses to run as root: as root, the cluster runs as the `postgres` user the
 # package creates. Durability is off (fsync, synchronous_commit): a test cluster is thrown away.
@@ -12,7 +14,7 @@ set -euo pipefail
 command=${1:-}
 dir=${2:-}
 if [ -z "$command" ] || [ -z "$dir" ]; then
-  echo "usage: $0 start|stop DIR" >&2
+  echo "usage: $0 start|stop|down|up DIR" >&2
   exit 2
 fi
 
@@ -40,14 +42,22 @@ case "$command" in
       cat "$dir/initdb.log" >&2
       exit 1
     }
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o \
-      "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
-      start >/dev/null || {
+    echo "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" >"$dir/options"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$(cat "$dir/options")" start >/dev/null || {
       cat "$dir/server.log" >&2
       exit 1
     }
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U deltasync deltasync
     echo "postgres://deltasync@127.0.0.1:$port/deltasync" | tee "$dir/url"
+    ;;
+  down)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  up)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$(cat "$dir/options")" start >/dev/null || {
+      cat "$dir/server.log" >&2
+      exit 1
+    }
     ;;
   stop)
     if [ -d "$dir/data" ]; then
@@ -56,7 +66,7 @@ case "$command" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|stop|down|up DIR" >&2
     exit 2
     ;;
 esac

@@ -50,6 +50,8 @@ final class PostgresInstanceChannel: InstanceChannel {
     private let connectionConfiguration: PostgresConnection.Configuration
     private let messages: String
     private let logger: Logger
+    /// Told when the listening connection is lost and made again: the first to notice an outage.
+    private let reachability: PostgresReachability
     private let state = NIOLockedValueBox(State())
     private let wake: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
@@ -72,6 +74,7 @@ final class PostgresInstanceChannel: InstanceChannel {
         connectionConfiguration = store.connectionConfiguration
         messages = store.catalog.qualified(Self.messagesTable)
         logger = store.logger
+        reachability = store.reachability
         wake = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -207,6 +210,7 @@ final class PostgresInstanceChannel: InstanceChannel {
                 connection = made
                 try await made.listen(on: channel) { notifications in
                     setReceiving(true)
+                    reachability.markUp()
                     if failures > 0 {
                         logger.info("receiving the other instances' events again", metadata: ["channel": "\(channel)"])
                     }
@@ -223,6 +227,7 @@ final class PostgresInstanceChannel: InstanceChannel {
                 setReceiving(false)
                 if let connection { try? await connection.close() }
                 if Task.isCancelled { return }
+                reachability.markDown(PostgresSQL.cause(of: error))
                 failures += 1
                 // Once per outage, then quietly: a database down for minutes logs one warning.
                 if failures == 1 {

@@ -48,6 +48,8 @@ public final class PostgresItemStore: ItemStore {
     let client: PostgresClient
     /// What a connection of its own (a channel's listener) is made with.
     let connectionConfiguration: PostgresConnection.Configuration
+    /// Whether the database is known to be down.
+    let reachability = PostgresReachability()
     private let threadPool: NIOThreadPool
     private let runTask: Task<Void, Never>
     let logger: Logger
@@ -177,15 +179,41 @@ public final class PostgresItemStore: ItemStore {
         }
     }
 
-    /// Leases a connection; a pool that cannot connect surfaces as ``AppSyncError``.
-    private func withConnection<T: Sendable>(_ body: (BlockingConnection) async throws -> T) async throws -> T {
-        let logger = logger
+    /// Leases a connection; a pool that cannot connect surfaces as ``AppSyncError``. While the
+    /// database is known to be down, waits at most ``PostgresReachability/leaseLimit`` for one.
+    private func withConnection<T: Sendable>(_ body: @Sendable (BlockingConnection) async throws -> T) async throws -> T {
+        let (logger, client) = (self.logger, self.client)
         do {
-            return try await client.withConnection { connection in
-                try await body(BlockingConnection(connection: connection, logger: logger))
+            guard let outage = reachability.down else {
+                return try await client.withConnection { connection in
+                    try await body(BlockingConnection(connection: connection, logger: logger))
+                }
+            }
+            return try await withoutActuallyEscaping(body) { body in
+                try await withThrowingTaskGroup(of: T.self) { group in
+                    group.addTask {
+                        try await client.withConnection { connection in
+                            try await body(BlockingConnection(connection: connection, logger: logger))
+                        }
+                    }
+                    group.addTask { [settings] in
+                        try await Task.sleep(for: PostgresReachability.leaseLimit)
+                        throw AppSyncError(
+                            .serviceUnavailable,
+                            "PostgreSQL at \(settings.host):\(settings.port) is not reachable (\(outage)). DeltaSync reconnects when it is back; retry then.")
+                    }
+                    defer { group.cancelAll() }
+                    guard let first = try await group.next() else { throw CancellationError() }
+                    reachability.markUp()
+                    return first
+                }
             }
         } catch {
-            throw PostgresSQL.wrap(error, "lease a connection to \(settings.host):\(settings.port)")
+            let wrapped = PostgresSQL.wrap(error, "lease a connection to \(settings.host):\(settings.port)")
+            if let failure = wrapped as? AppSyncError, failure.errorType == .serviceUnavailable, reachability.down == nil {
+                reachability.markDown(PostgresSQL.cause(of: error))
+            }
+            throw wrapped
         }
     }
 

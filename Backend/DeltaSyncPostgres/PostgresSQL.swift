@@ -61,9 +61,38 @@ enum PostgresSQL {
 
     /// An error from PostgreSQL as the caller sees it: what the store was doing and what the
     /// server said, as an ``AppSyncError`` (`InternalFailure`). Other errors pass through.
+    ///
+    /// A lost or refused connection, or a server shutting down, is `ServiceUnavailableException`
+    /// instead: the request may succeed once the database is back.
     static func wrap(_ error: any Error, _ purpose: String) -> any Error {
         guard let error = error as? PSQLError else { return error }
+        if isConnectionLoss(error) {
+            return AppSyncError(
+                .serviceUnavailable,
+                "PostgreSQL could not \(purpose): \(describe(error)). DeltaSync reconnects when the database is back; retry then.")
+        }
         return AppSyncError(.internalFailure, "PostgreSQL could not \(purpose): \(describe(error)).")
+    }
+
+    /// What went wrong, in a few words: PostgreSQL's message, or the connection problem.
+    static func cause(of error: any Error) -> String {
+        if let error = error as? PSQLError { return describe(error) }
+        if let error = error as? AppSyncError { return error.message }
+        return "\(error)"
+    }
+
+    /// Whether the error says the connection is gone or the server is going away, rather than
+    /// that the statement failed.
+    static func isConnectionLoss(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed: return true
+        case .server:
+            // Class 08 (connection exception), 57P01-57P03 (admin or crash shutdown, cannot
+            // connect now), 53300 (too many connections).
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
+        default: return false
+        }
     }
 
     /// The server's message and SQLSTATE, or the connection problem.

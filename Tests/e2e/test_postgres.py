@@ -13,7 +13,7 @@ from gql.transport.aiohttp import AIOHTTPTransport
 from gql.transport.appsync_auth import AppSyncApiKeyAuthentication
 from gql.transport.exceptions import TransportQueryError
 
-from conftest import API_KEY, BINARY, EXAMPLE_SCHEMA, cluster_url
+from conftest import API_KEY, BINARY, EXAMPLE_SCHEMA, ROOT, cluster_url
 
 @pytest.fixture
 def database():
@@ -89,3 +89,92 @@ def test_an_unreachable_database_stops_the_start_with_a_clear_error():
         capture_output=True, text=True, timeout=60)
     assert started.returncode != 0
     assert "Cannot connect to PostgreSQL at 127.0.0.1:1" in started.stderr
+
+
+def test_a_subscriber_on_one_instance_receives_the_other_instances_mutations(server_factory, database):
+    from test_gql_realtime import CREATE_POST, ON_CREATE, consume, http, realtime, until_subscribed
+
+    a, b = start(server_factory, database), start(server_factory, database)
+
+    async def scenario():
+        async with realtime(b) as session, http(a) as on_a:
+            queue = asyncio.Queue()
+            task = asyncio.create_task(consume(session, GraphQLRequest(ON_CREATE), queue))
+            await until_subscribed(on_a, [queue])
+            for n in range(5):
+                await on_a.execute(GraphQLRequest(CREATE_POST, variable_values={
+                    "i": {"id": f"x{n}", "blogID": "b1", "title": f"from A {n}", "rating": n}}))
+            received = [await asyncio.wait_for(queue.get(), 10) for _ in range(5)]
+            assert [r["onCreatePost"]["id"] for r in received] == [f"x{n}" for n in range(5)]
+            assert received[0]["onCreatePost"] == {
+                "__typename": "Post", "id": "x0", "title": "from A 0", "rating": 0, "_version": 1}
+            task.cancel()
+
+    asyncio.run(scenario())
+
+
+def post(server, query, variables=None):
+    """The raw HTTP answer: status, headers and JSON body (gql raises on a 503)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        server.url, data=json.dumps({"query": query, "variables": variables or {}}).encode(),
+        headers={"content-type": "application/json", "x-api-key": API_KEY})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.headers, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, json.loads(error.read())
+
+
+def test_the_database_going_away_answers_503_and_serving_recovers_when_it_returns(server_factory):
+    """A cluster of this test's own, stopped and started again under two running instances."""
+    import tempfile
+
+    script = str(ROOT / "scripts" / "postgres-cluster.sh")
+    # Not pytest's tmp_path: as root the cluster runs as `postgres`, who cannot enter root's folders.
+    folder = tempfile.mkdtemp(prefix="deltasync-pg-outage.")
+    url = subprocess.run(["bash", script, "start", str(folder)], check=True, capture_output=True, text=True).stdout.strip()
+    try:
+        a, b = (server_factory(schema_args=["--schema", str(EXAMPLE_SCHEMA), "--database", f"{url}?schema=outage"])
+                for _ in range(2))
+        create = "mutation($i: CreateBlogInput!) { createBlog(input: $i) { id _version } }"
+        assert post(a, create, {"i": {"id": "before", "name": "kept"}})[0] == 200
+
+        subprocess.run(["bash", script, "down", str(folder)], check=True)
+        status, headers, body = post(a, create, {"i": {"id": "during", "name": "refused"}})
+        # A 5xx, which DataStore clients back off and retry; an error in a 200 they would drop.
+        assert status == 503, body
+        assert headers["Retry-After"] == "1"
+        assert body["errors"][0]["errorType"] == "ServiceUnavailableException"
+        assert "PostgreSQL" in body["errors"][0]["message"]
+        assert post(b, '{ getBlog(id: "before") { id } }')[0] == 503
+        assert a.process.poll() is None and b.process.poll() is None, "an instance exited"
+
+        subprocess.run(["bash", script, "up", str(folder)], check=True)
+        # Each instance reconnects on its own schedule: retry as a client would, until it answers.
+        for server in (a, b):
+            for _ in range(60):
+                status, _, body = post(server, '{ getBlog(id: "before") { name } }')
+                if status == 200:
+                    break
+                asyncio.run(asyncio.sleep(0.5))
+            assert body == {"data": {"getBlog": {"name": "kept"}}}
+        assert post(a, create, {"i": {"id": "after", "name": "written"}})[0] == 200
+        assert post(b, '{ getBlog(id: "during") { id } }')[2] == {"data": {"getBlog": None}}
+
+        # Realtime across the instances works again: B's listener reconnected.
+        from test_gql_realtime import ON_CREATE, consume, http, realtime, until_subscribed
+
+        async def scenario():
+            async with realtime(b) as session, http(a) as on_a:
+                queue = asyncio.Queue()
+                task = asyncio.create_task(consume(session, GraphQLRequest(ON_CREATE), queue))
+                await until_subscribed(on_a, [queue])
+                task.cancel()
+
+        asyncio.run(scenario())
+    finally:
+        subprocess.run(["bash", script, "stop", str(folder)], check=False)

@@ -52,6 +52,10 @@ package struct RequestExecutor: Sendable {
         package var errorTypes: [String]
         /// The operation that ran; `nil` when the document did not parse or validate.
         package var operation: OperationSummary?
+
+        /// Whether the store could not be reached: the HTTP route answers 503 with
+        /// `Retry-After`, which DataStore clients retry (an error in a 200 drops the mutation).
+        package var storeUnavailable: Bool { errorTypes.contains(AppSyncErrorType.serviceUnavailable.rawValue) }
     }
 
     /// ``execute(_:explain:caller:)`` with the error types of the response.

@@ -79,6 +79,16 @@ struct GraphQLRoutes: Sendable {
         if fixture != nil || metrics != nil {
             record(answer, identity: identity, started: started)
         }
+        if answer.storeUnavailable {
+            return Response(
+                status: .serviceUnavailable,
+                headers: [
+                    .contentType: "application/json; charset=UTF-8", .retryAfter: "1",
+                    HTTPErrorResponse.errorTypeHeader: AppSyncErrorType.serviceUnavailable.rawValue,
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes))
+            )
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=UTF-8"],

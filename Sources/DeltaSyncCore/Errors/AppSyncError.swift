@@ -57,6 +57,10 @@ public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, Expressibl
     public static let malformedHttpRequest: Self = "MalformedHttpRequestException"
     public static let unsupportedOperation: Self = "UnsupportedOperation"
     public static let internalFailure: Self = "InternalFailure"
+    /// The store cannot be reached (a shared database down or restarting). The server answers
+    /// the whole request with HTTP 503 and `Retry-After`, which DataStore clients back off and
+    /// retry, instead of an error in a 200 that they would drop the mutation for.
+    public static let serviceUnavailable: Self = "ServiceUnavailableException"
 
     // Realtime WebSocket errors.
 
