@@ -479,7 +479,7 @@ let package = Package(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
                 "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting",
-                "DeltaSyncTestSupport",
+                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -31,12 +31,30 @@ struct ConvergenceTests {
 
     @Test("devices changing shared posts while going offline and online end up equal to the server", arguments: handlers, seeds)
     func devicesConverge(handler: ConflictHandlerKind, seed: UInt64) async throws {
-        var random = SeededRandom(seed: seed)
         try await SyncServer.run({ $0.conflictHandler = handler }) { server in
+            try await Self.converge([server], handler: handler, seed: seed)
+        }
+    }
+
+    /// The same on two servers sharing one PostgreSQL database, as behind a load balancer: each
+    /// device syncs with one of them, so every conflict and event crosses between instances.
+    @Test("devices on two instances of one PostgreSQL database end up equal to the server", arguments: handlers, seeds)
+    func devicesOnTwoInstancesConverge(handler: ConflictHandlerKind, seed: UInt64) async throws {
+        try await SyncServer.runShared(count: 2, { $0.conflictHandler = handler }) { servers in
+            try await Self.converge(servers, handler: handler, seed: seed)
+        }
+    }
+
+    /// Device `n` syncs with `servers[n % servers.count]`.
+    static func converge(_ servers: [SyncServer], handler: ConflictHandlerKind, seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let server = servers[0]
+        do {
             var links: [NetworkLink] = []
             var devices: [DataStore] = []
             var logs: [EventLog] = []
-            for _ in 0..<Self.deviceCount {
+            for n in 0..<Self.deviceCount {
+                let server = servers[n % servers.count]
                 let link = try await NetworkLink(to: server.running.port)
                 let device = try server.device(through: link)
                 links.append(link)

@@ -1,4 +1,7 @@
 import DeltaSyncClient
+import DeltaSyncPostgres
+import DeltaSyncPostgresTestSupport
+import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncTesting
 import Foundation
@@ -12,14 +15,45 @@ struct SyncServer {
     static func run(
         _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (SyncServer) async throws -> Void
     ) async throws {
-        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("schema.graphql").path
-        try await DeltaSyncTestServer.withServer(schemaFile: schema, configure: { configuration in
+        try await DeltaSyncTestServer.withServer(schemaFile: schemaFile, configure: { configuration in
             configuration.apiKey = apiKey
             configure(&configuration)
         }) { server in
             try await body(SyncServer(running: server.running))
         }
+    }
+
+    static var schemaFile: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("schema.graphql").path
+    }
+
+    /// Runs `body` with `count` servers on one fresh PostgreSQL schema, each with a store (a
+    /// connection pool) of its own, as separate `deltasync serve` processes would be.
+    static func runShared(
+        count: Int, _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }, _ body: ([SyncServer]) async throws -> Void
+    ) async throws {
+        let schema = try AmplifyProject.load(schemaFile: schemaFile).schema
+        let settings = try await PostgresCluster.settings(pool: 4)
+        var stores: [PostgresItemStore] = []
+        for _ in 0..<count { stores.append(try await PostgresItemStore.connect(settings: settings, schema: schema)) }
+        func nest(_ index: Int, _ started: [SyncServer]) async throws {
+            guard index < count else { return try await body(started) }
+            try await DeltaSyncTestServer.withServer(schemaFile: schemaFile, configure: { [store = stores[index]] configuration in
+                configuration.apiKey = apiKey
+                configuration.storage = .store(store)
+                configure(&configuration)
+            }) { server in
+                try await nest(index + 1, started + [SyncServer(running: server.running)])
+            }
+        }
+        do {
+            try await nest(0, [])
+        } catch {
+            for store in stores { await store.shutdown() }
+            throw error
+        }
+        for store in stores { await store.shutdown() }
     }
 
     var endpoint: SyncEndpoint { SyncEndpoint(url: URL(string: running.graphQLURL)!, apiKey: Self.apiKey) }
