@@ -254,6 +254,8 @@ def test_the_explorer_runs_a_query_and_documents_the_schema(console):
 # MARK: - The inspector
 
 
+# The inspector reads the fixture API, which works on both stores.
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_a_created_item_appears_in_the_inspector_then_its_tombstone(console):
     created = console.run('mutation { createBlog(input: {name: "From the console"}) { id name _version } }')
     blog = created["data"]["createBlog"]
@@ -324,6 +326,8 @@ def test_the_inspector_refreshes_itself_while_shown(console):
     console.shot("1-refreshed")
 
 
+# The inspector reads the fixture API, which works on both stores.
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_conflicts_show_both_versions_and_the_outcome(console):
     blog = console.run('mutation { createBlog(input: {name: "v1"}) { id _version } }')["data"]["createBlog"]
     update = 'mutation($id: ID!, $name: String!) { updateBlog(input: {id: $id, name: $name, _version: 1}) { name _version } }'
@@ -467,6 +471,8 @@ def test_without_the_fixture_api_the_explorer_works_and_the_inspector_says_why_i
     console.shot("1-no-admin")
 
 
+# The inspector reads the fixture API, which works on both stores.
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_a_saved_state_is_put_back_from_the_data_controls(console):
     admin(console.server, "POST", "changes", {"model": "Blog", "item": {"id": "kept", "name": "before saving"}})
     console.inspector("items")
