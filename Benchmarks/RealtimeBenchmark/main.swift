@@ -7,7 +7,11 @@
 //      subscribers of 100 owners (one connection per owner, user pools tokens), each mutation
 //      reaching only its owner's 10, beside the mutation's round trip with no subscribers.
 //
+//   4. (issue #23) with `--postgres URL`, instead of the above: several processes on one
+//      PostgreSQL store (SharedInstances.swift).
+//
 //   swift build -c release --product deltasync && swift run -c release RealtimeBenchmark [mutations] [idle-connections]
+//   RealtimeBenchmark [mutations] [creates] [connections] [rounds] --postgres postgres://USER@HOST:PORT/DB
 import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
@@ -31,12 +35,13 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 // MARK: - The server process
 
-/// `deltasync serve` from the same build folder as this benchmark, in memory, on a free port.
+/// `deltasync serve` from the same build folder as this benchmark, on a free port: in memory,
+/// or on the PostgreSQL store at `database` (a `postgres://` URL).
 final class ServerProcess: Sendable {
     let process: Process
     let port: Int
 
-    init(schema: String = BenchmarkSupport.exampleSchemaFile, extraArguments: [String] = []) throws {
+    init(schema: String = BenchmarkSupport.exampleSchemaFile, database: String? = nil, extraArguments: [String] = []) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("deltasync")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             fatalError("Build the server first: swift build -c release --product deltasync")
@@ -44,9 +49,8 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = binary
         process.arguments = [
-            "serve", "--schema", schema, "--in-memory", "--port", "0", "--api-key", apiKey,
-            "--log-level", "error",
-        ] + extraArguments
+            "serve", "--schema", schema, "--port", "0", "--api-key", apiKey, "--log-level", "error",
+        ] + (database.map { ["--database", $0] } ?? ["--in-memory"]) + extraArguments
             // More serve flags for comparisons, e.g. DELTASYNC_BENCH_SERVE_ARGS=--no-metrics.
             + (ProcessInfo.processInfo.environment["DELTASYNC_BENCH_SERVE_ARGS"]?.split(separator: " ").map(String.init) ?? [])
         let output = Pipe()
@@ -142,20 +146,27 @@ func readiness(_ count: Int) -> (AsyncStream<Void>, @Sendable () -> Void) {
     })
 }
 
-func createPost(port: Int, n: Int) async throws {
+func createPost(port: Int, n: Int, client: HTTPClient = .shared) async throws {
     var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/graphql")
     request.method = .POST
     request.headers.add(name: "content-type", value: "application/json")
     request.headers.add(name: "x-api-key", value: apiKey)
     // One document with variables, as DataStore clients send it.
     request.body = .bytes(ByteBuffer(string: #"{"query":"mutation CreatePost($input: CreatePostInput!) { createPost(input: $input) { id title rating _version _lastChangedAt } }","variables":{"input":{"id":"p\#(n)","blogID":"b1","title":"Post \#(n)","rating":3}}}"#))
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let response = try await client.execute(request, timeout: .seconds(30))
     let body = try await response.body.collect(upTo: 1 << 20)
     guard response.status == .ok, !String(buffer: body).contains("errors") else { fatalError("mutation failed: \(String(buffer: body))") }
 }
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+// Issue #23: `--postgres URL` (or DELTASYNC_POSTGRES_URL) measures processes sharing a
+// PostgreSQL store instead.
+if let databaseURL = SharedInstances.databaseURL {
+    try await SharedInstances.run(databaseURL: databaseURL, numbers: arguments)
+    exit(0)
 }
 
 // MARK: - 1. Latency
