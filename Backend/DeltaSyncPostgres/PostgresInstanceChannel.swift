@@ -7,8 +7,10 @@ import PostgresNIO
 /// ``PostgresItemStore/instanceChannel(named:)``.
 ///
 /// **Sending.** ``send(_:)`` queues; a task of ``run(receive:)`` sends what is queued, in order,
-/// as one `SELECT pg_notify(…)` per batch on a pooled connection (a burst of mutations costs one
-/// round trip, not one each). A notification's payload must stay under 8,000 bytes: a longer
+/// as one `SELECT pg_notify(…)` per batch (a burst of mutations costs one round trip, not one
+/// each), on the listening connection: under a burst of writes every pooled connection is taken
+/// by a writer waiting for the write lock, and events must not queue behind them. A pooled
+/// connection sends while the listening one is down. A notification's payload must stay under 8,000 bytes: a longer
 /// message goes into `deltasync_messages` and the notification carries its row id, which
 /// receivers read back. Rows older than five minutes are deleted as new ones go in.
 ///
@@ -62,6 +64,8 @@ final class PostgresInstanceChannel: InstanceChannel {
         /// The last number received from each other member.
         var lastReceived: [String: Int] = [:]
         var receiving = false
+        /// The listening connection while it is up; messages are sent on it too.
+        var connection: PostgresConnection?
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -122,29 +126,43 @@ final class PostgresInstanceChannel: InstanceChannel {
 
     /// One `pg_notify` per message, in one statement; long messages stored first.
     private func notify(_ batch: [String], firstNumber: Int) async throws {
-        try await client.withConnection { connection in
-            var payloads: [String] = []
-            payloads.reserveCapacity(batch.count)
-            for (offset, message) in batch.enumerated() {
-                let prefix = "\(origin) \(firstNumber + offset) "
-                if message.utf8.count <= Self.inlineLimit {
-                    payloads.append(prefix + "i " + message)
-                } else {
-                    var b = SQLBuilder()
-                    let sql = """
-                        WITH expired AS (DELETE FROM \(messages) WHERE sent_at < now() - interval '5 minutes')
-                        INSERT INTO \(messages) (body) VALUES (\(b.bind(message))) RETURNING id
-                        """
-                    let rows = try await connection.query(b.query(sql), logger: logger).get().rows
-                    guard let id = try rows.first?.column(0, Int.self) else { continue }
-                    payloads.append(prefix + "r \(id)")
-                }
+        // The listening connection when there is one: pooled connections are all taken by
+        // writers waiting for the write lock when mutations come fast, and an event must not
+        // wait behind them.
+        if let own = state.withLockedValue({ $0.connection }) {
+            do {
+                return try await notify(batch, firstNumber: firstNumber, on: own)
+            } catch let error as PSQLError where PostgresSQL.isConnectionLoss(error) {
+                // Lost meanwhile: the pool's connection is as good as any.
             }
-            var b = SQLBuilder()
-            // unnest returns the array's elements in order, and the select list runs row by row.
-            let sql = "SELECT pg_notify(\(b.bind(channel)), p) FROM unnest(\(b.bind(payloads))::text[]) AS p"
-            _ = try await connection.query(b.query(sql), logger: logger).get()
         }
+        try await client.withConnection { connection in
+            try await notify(batch, firstNumber: firstNumber, on: connection)
+        }
+    }
+
+    private func notify(_ batch: [String], firstNumber: Int, on connection: PostgresConnection) async throws {
+        var payloads: [String] = []
+        payloads.reserveCapacity(batch.count)
+        for (offset, message) in batch.enumerated() {
+            let prefix = "\(origin) \(firstNumber + offset) "
+            if message.utf8.count <= Self.inlineLimit {
+                payloads.append(prefix + "i " + message)
+            } else {
+                var b = SQLBuilder()
+                let sql = """
+                    WITH expired AS (DELETE FROM \(messages) WHERE sent_at < now() - interval '5 minutes')
+                    INSERT INTO \(messages) (body) VALUES (\(b.bind(message))) RETURNING id
+                    """
+                let rows = try await connection.query(b.query(sql), logger: logger).get().rows
+                guard let id = try rows.first?.column(0, Int.self) else { continue }
+                payloads.append(prefix + "r \(id)")
+            }
+        }
+        var b = SQLBuilder()
+        // unnest returns the array's elements in order, and the select list runs row by row.
+        let sql = "SELECT pg_notify(\(b.bind(channel)), p) FROM unnest(\(b.bind(payloads))::text[]) AS p"
+        _ = try await connection.query(b.query(sql), logger: logger).get()
     }
 
     // MARK: - Receiving
@@ -209,6 +227,7 @@ final class PostgresInstanceChannel: InstanceChannel {
                 let made = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 1, logger: logger)
                 connection = made
                 try await made.listen(on: channel) { notifications in
+                    state.withLockedValue { $0.connection = made }
                     setReceiving(true)
                     reachability.markUp()
                     if failures > 0 {
@@ -224,6 +243,7 @@ final class PostgresInstanceChannel: InstanceChannel {
                 if Task.isCancelled { return }
                 throw ListenEnded()
             } catch {
+                state.withLockedValue { $0.connection = nil }
                 setReceiving(false)
                 if let connection { try? await connection.close() }
                 if Task.isCancelled { return }
