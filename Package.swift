@@ -322,12 +322,16 @@ let package = Package(
             name: "ServerCreateBenchmark",
             dependencies: [
                 "BenchmarkSupport",
+                "DeltaSyncCore",
                 "DeltaSyncServer",
                 "DeltaSyncStorage",
                 "DeltaSyncSchema",
+                "DeltaSyncPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/ServerCreateBenchmark"
         ),
@@ -339,7 +343,10 @@ let package = Package(
                 "DeltaSyncStorage",
                 "DeltaSyncSchema",
                 "DeltaSyncCore",
+                "DeltaSyncPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/SyncBenchmark"
         ),

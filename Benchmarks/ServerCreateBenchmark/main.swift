@@ -1,43 +1,114 @@
 // Creates per second over HTTP keep-alive against an in-process server, beside the same-run
 // rate of raw single-row SQLite inserts into the same table with the same storage settings.
 //
-//   swift run -c release ServerCreateBenchmark [creates] [connections]
+// With `--postgres URL` (or DELTASYNC_POSTGRES_URL) the server stores in PostgreSQL
+// (`PostgresItemStore` on a fresh schema, dropped at the end) and the baseline is raw single-row
+// `INSERT`s through postgres-nio into the same table layout (a second fresh schema), from as
+// many connections at once as the HTTP side has. A third line, not a target, splits the cost:
+// the write transaction of a create straight on a store, with no HTTP in front.
+//
+//   swift run -c release ServerCreateBenchmark [creates] [connections] [--postgres URL]
 import AsyncHTTPClient
 import BenchmarkSupport
+import DeltaSyncCore
+import DeltaSyncPostgres
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncStorage
 import Foundation
 import GRDB
 import NIOCore
+import PostgresNIO
 
-let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let arguments = BenchmarkSupport.numberArguments
 let creates = arguments.first ?? 20_000
 let connections = arguments.dropFirst().first ?? 16
+let postgres = try BenchmarkSupport.postgresURL.map(PostgresRun.init(url:))
 let schemaFile = BenchmarkSupport.exampleSchemaFile
 let project = try AmplifyProject.load(schemaFile: schemaFile)
 let folder = BenchmarkSupport.scratchFolder("bench")
 defer { try? FileManager.default.removeItem(at: folder) }
 
+/// Runs `body(n)` for `count` values of `n` from `offset`, on `connections` workers at once.
+func concurrently(_ count: Int, offset: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<connections {
+            group.addTask {
+                var n = offset + worker
+                while n < offset + count {
+                    try await body(n)
+                    n += connections
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
 
 // MARK: - Baseline: raw single-row inserts, one transaction each, same table and settings
 
-let baselinePath = folder.appendingPathComponent("baseline.sqlite").path
-_ = try SQLiteItemStore(location: .file(baselinePath), schema: project.schema)  // creates the tables
-let pool = try DatabasePool(path: baselinePath)
-let insert = """
-    INSERT INTO "Post" (id, blogID, title, status, rating, createdAt, updatedAt, __typename, _version, _lastChangedAt)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    """
-let baselineSeconds = try await BenchmarkSupport.seconds {
-    for n in 0..<creates {
-        try await pool.write { db in
-            try db.execute(
-                sql: insert,
-                arguments: [
-                    UUID().uuidString.lowercased(), "blog-1", "Post \(n)", "DRAFT", n % 5,
-                    "2024-01-01T00:00:00.000Z", "2024-01-01T00:00:00.000Z", "Post", 1, 1_700_000_000_000 + n,
-                ])
+let baselineSeconds: Double
+var storeSeconds: Double?
+if let postgres {
+    // The table as the store makes it; then plain INSERTs of the rows `put` writes, each its own
+    // transaction, from `connections` connections at once (the HTTP side's concurrency).
+    try await postgres.store("raw", schema: project.schema).shutdown()
+    let client = postgres.client(connections: connections)
+    let clientTask = Task { await client.run() }
+    let table = postgres.table("raw", model: "Post")
+    @Sendable func insert(_ n: Int) async throws {
+        let id = UUID().uuidString.lowercased()
+        let item = #"{"id":"\#(id)","blogID":"blog-1","title":"Post \#(n)","status":"DRAFT","rating":\#(n % 5),"createdAt":"2024-01-01T00:00:00.000Z","updatedAt":"2024-01-01T00:00:00.000Z","__typename":"Post","_version":1,"_lastChangedAt":\#(1_700_000_000_000 + n)}"#
+        try await client.query(
+            """
+            INSERT INTO \(unescaped: table) (key, item, "_lastChangedAt", "_deleted", "_ttl")
+            VALUES (\(#"[""# + id + #""]"#), \(item)::jsonb, \(1_700_000_000_000 + n), NULL, NULL)
+            """)
+    }
+    try await concurrently(min(1000, creates / 10), offset: -1_000_000, insert)  // open the connections, as the HTTP side's warm-up does
+    baselineSeconds = try await BenchmarkSupport.seconds { try await concurrently(creates, offset: 0, insert) }
+    clientTask.cancel()
+    await clientTask.value
+
+    // Not a target, a breakdown: the write transaction a create makes (read the key, tick the
+    // clock, put, append the delta), straight on a store, with no HTTP or GraphQL in front.
+    let store = try await postgres.store("direct", schema: project.schema)
+    let post = project.schema.model(named: "Post")!
+    @Sendable func write(_ n: Int) async throws {
+        let id = UUID().uuidString.lowercased()
+        try await store.write { tx in
+            guard try tx.get(post, key: ["id": .string(id)]) == nil else { fatalError("post \(id) exists") }
+            let changedAt = try tx.stampChange(now: Int(Date().timeIntervalSince1970 * 1000))
+            let item: Item = [
+                "id": .string(id), "blogID": "blog-1", "title": .string("Post \(n)"), "status": "DRAFT", "rating": .int(n % 5),
+                "createdAt": "2024-01-01T00:00:00.000Z", "updatedAt": "2024-01-01T00:00:00.000Z", "__typename": "Post",
+                "_version": 1, "_lastChangedAt": .int(changedAt),
+            ]
+            try tx.put(post, item)
+            try tx.appendDelta(post, item: item, changedAt: changedAt)
+        }
+    }
+    try await concurrently(min(1000, creates / 10), offset: -1_000_000, write)
+    storeSeconds = try await BenchmarkSupport.seconds { try await concurrently(creates, offset: 0, write) }
+    await store.shutdown()
+} else {
+    let baselinePath = folder.appendingPathComponent("baseline.sqlite").path
+    _ = try SQLiteItemStore(location: .file(baselinePath), schema: project.schema)  // creates the tables
+    let pool = try DatabasePool(path: baselinePath)
+    let insert = """
+        INSERT INTO "Post" (id, blogID, title, status, rating, createdAt, updatedAt, __typename, _version, _lastChangedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    baselineSeconds = try await BenchmarkSupport.seconds {
+        for n in 0..<creates {
+            try await pool.write { db in
+                try db.execute(
+                    sql: insert,
+                    arguments: [
+                        UUID().uuidString.lowercased(), "blog-1", "Post \(n)", "DRAFT", n % 5,
+                        "2024-01-01T00:00:00.000Z", "2024-01-01T00:00:00.000Z", "Post", 1, 1_700_000_000_000 + n,
+                    ])
+            }
         }
     }
 }
@@ -47,7 +118,8 @@ let baselineSeconds = try await BenchmarkSupport.seconds {
 var configuration = ServerConfiguration()
 configuration.port = 0
 configuration.apiKey = "da2-benchmark"
-configuration.storage = .file(folder.appendingPathComponent("server.sqlite").path)
+let postgresStore = try await postgres?.store("server", schema: project.schema)
+configuration.storage = postgresStore.map { .store($0) } ?? .file(folder.appendingPathComponent("server.sqlite").path)
 let server = try DeltaSyncServer(project: project, configuration: configuration)
 let running = try await server.start()
 
@@ -73,25 +145,14 @@ let mutation = "mutation($i: CreatePostInput!) { createPost(input: $i) { id _ver
 
 struct BenchmarkFailure: Error, CustomStringConvertible { let description: String }
 
-func createConcurrently(_ count: Int, offset: Int) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for worker in 0..<connections {
-            group.addTask {
-                var n = offset + worker
-                while n < offset + count {
-                    try await create(n)
-                    n += connections
-                }
-            }
-        }
-        try await group.waitForAll()
-    }
-}
-
-try await createConcurrently(min(1000, creates / 10), offset: -1_000_000)  // warm up connections and caches
-let serverSeconds = try await BenchmarkSupport.seconds { try await createConcurrently(creates, offset: 0) }
+try await concurrently(min(1000, creates / 10), offset: -1_000_000, create)  // warm up connections and caches
+let serverSeconds = try await BenchmarkSupport.seconds { try await concurrently(creates, offset: 0, create) }
 try await client.shutdown().get()
 await running.stop()
+if let postgres, let postgresStore {
+    await postgresStore.shutdown()
+    try await postgres.dropSchemas()
+}
 
 // MARK: - Report
 
@@ -102,6 +163,12 @@ func row(_ name: String, _ secs: Double, _ rate: Double) -> String {
         + String(format: "%10d %9.2f %12.0f", creates, secs, rate)
 }
 print("measure".padding(toLength: 58, withPad: " ", startingAt: 0) + "       ops   seconds        ops/s")
-print(row("raw SQLite single-row inserts (WAL, same table)", baselineSeconds, baselineRate))
+print(row(
+    postgres == nil
+        ? "raw SQLite single-row inserts (WAL, same table)"
+        : "raw PostgreSQL single-row INSERTs (\(connections) connections)", baselineSeconds, baselineRate))
+if let storeSeconds {
+    print(row("  breakdown: the create's store transaction, no HTTP", storeSeconds, Double(creates) / storeSeconds))
+}
 print(row("createPost over HTTP keep-alive (\(connections) connections)", serverSeconds, serverRate))
 print(String(format: "server / raw: %.1f%% (target: at least 40%%)", 100 * serverRate / baselineRate))

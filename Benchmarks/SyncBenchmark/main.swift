@@ -3,46 +3,81 @@
 //   2. a delta sync of 10 changes on a 1,000,000-item table against the same on 1,000 items;
 //   3. selective sync by index on 1,000,000 items against the same filter forced to scan.
 //
-//   swift run -c release SyncBenchmark [items-for-base-sync] [items-for-large-table]
+// With `--postgres URL` (or DELTASYNC_POSTGRES_URL) the servers store in PostgreSQL
+// (`PostgresItemStore`, a fresh schema per table size, dropped at the end) and the base sync's
+// baseline is raw keyset reads through postgres-nio; the other two baselines are the same as
+// with SQLite.
+//
+//   swift run -c release SyncBenchmark [items-for-base-sync] [items-for-large-table] [--postgres URL]
 import BenchmarkSupport
 import DeltaSyncCore
+import DeltaSyncPostgres
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncStorage
 import Foundation
 import GRDB
+import PostgresNIO
 
-let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let arguments = BenchmarkSupport.numberArguments
 let baseItems = arguments.first ?? 100_000
 let largeItems = arguments.dropFirst().first ?? 1_000_000
+let postgres = try BenchmarkSupport.postgresURL.map(PostgresRun.init(url:))
 let schemaFile = BenchmarkSupport.exampleSchemaFile
 let project = try AmplifyProject.load(schemaFile: schemaFile)
 let post = project.schema.model(named: "Post")!
 let folder = BenchmarkSupport.scratchFolder("syncbench")
 defer { try? FileManager.default.removeItem(at: folder) }
+if let postgres {
+    print("Store: PostgreSQL at \(postgres.settings.host):\(postgres.settings.port), schemas \(postgres.run)_*")
+} else {
+    print("Store: SQLite files (WAL)")
+}
 
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-/// A server on a fresh file with `count` posts spread over `count / 100` blogs, seeded straight
-/// into the store (as if written long ago: no delta log entries).
+/// Post `n` of a table of `count` posts spread over `count / 100` blogs.
+func seedPost(_ n: Int, of count: Int) -> Item {
+    [
+        "id": .string(String(format: "p%07d", n)), "blogID": .string("b\(n % max(1, count / 100))"),
+        "title": .string("Post \(n)"), "status": "PUBLISHED", "rating": .int(n % 5),
+        "publishedAt": .string("2024-01-01T00:00:00.000Z"), "createdAt": "2024-01-01T00:00:00.000Z",
+        "updatedAt": "2024-01-01T00:00:00.000Z", "__typename": "Post", "_version": 1,
+        "_lastChangedAt": .int(1_700_000_000_000),
+    ]
+}
+
+/// PostgreSQL stores to shut down at the end.
+nonisolated(unsafe) var postgresStores: [PostgresItemStore] = []
+
+/// A server on a fresh file (or PostgreSQL schema) with `count` posts, seeded straight into the
+/// store (as if written long ago: no delta log entries). Returns the file's path (the schema's
+/// name) too.
 func seededServer(_ name: String, count: Int) async throws -> (DeltaSyncServer, String) {
     var configuration = ServerConfiguration()
+    configuration.apiKey = "da2-bench"
+    let batch = 10_000
+    if let postgres {
+        let store = try await postgres.store(name, schema: project.schema)
+        postgresStores.append(store)
+        configuration.storage = .store(store)
+        // One multi-row INSERT per batch, in the rows `put` writes: a million single puts take minutes.
+        let seconds = try await BenchmarkSupport.seconds {
+            for start in stride(from: 0, to: count, by: batch) {
+                try await store.bulkLoad(post, (start..<min(start + batch, count)).map { seedPost($0, of: count) })
+            }
+        }
+        print(String(format: "   (seeded %d posts in %.1f s)", count, seconds))
+        return (try DeltaSyncServer(project: project, configuration: configuration), name)
+    }
     let path = folder.appendingPathComponent("\(name).sqlite").path
     configuration.storage = .file(path)
-    configuration.apiKey = "da2-bench"
     let server = try DeltaSyncServer(project: project, configuration: configuration)
-    let batch = 10_000
     for start in stride(from: 0, to: count, by: batch) {
         try await server.itemStore.write { tx in
             for n in start..<min(start + batch, count) {
-                try tx.put(post, [
-                    "id": .string(String(format: "p%07d", n)), "blogID": .string("b\(n % max(1, count / 100))"),
-                    "title": .string("Post \(n)"), "status": "PUBLISHED", "rating": .int(n % 5),
-                    "publishedAt": .string("2024-01-01T00:00:00.000Z"), "createdAt": "2024-01-01T00:00:00.000Z",
-                    "updatedAt": "2024-01-01T00:00:00.000Z", "__typename": "Post", "_version": 1,
-                    "_lastChangedAt": .int(1_700_000_000_000),
-                ])
+                try tx.put(post, seedPost(n, of: count))
             }
         }
     }
@@ -84,7 +119,7 @@ func row(_ name: String, _ value: String) { print(name.padding(toLength: 76, wit
 
 // MARK: - 1. Base sync throughput
 
-let (baseServer, basePath) = try await seededServer("base", count: baseItems)
+let (baseServer, baseLocation) = try await seededServer("base", count: baseItems)
 _ = try await syncAll(baseServer)  // warm the page cache like the baseline's second pass would
 var baseRuns: [Double] = []
 for _ in 0..<5 {
@@ -93,22 +128,56 @@ for _ in 0..<5 {
     baseRuns.append(serverSeconds)
 }
 let baseSeconds = median(baseRuns)
-let pool = try DatabasePool(path: basePath)
-let rawSeconds = try await BenchmarkSupport.seconds {
-    var last = ""
-    var read = 0
-    while true {
-        let rows = try pool.read { db in
-            try Row.fetchAll(db, sql: #"SELECT * FROM "Post" WHERE id > ? ORDER BY id LIMIT 1000"#, arguments: [last])
-        }
-        guard let tail = rows.last else { break }
-        read += rows.count
-        last = tail["id"]
+let rawSeconds: Double
+if let postgres {
+    // The store's primary key order: the same expression index its scan reads. Rows collected
+    // on the event loop (postgres-nio's EventLoopFuture API, which the store uses too); a warm
+    // pass, then the median of 5 as for the server.
+    let connection = try await postgres.connect()
+    let order = #"((item->>'id') COLLATE "C")"#
+    let sql = "SELECT item::text, item->>'id' FROM \(postgres.table(baseLocation, model: "Post")) WHERE \(order) > $1 ORDER BY \(order) LIMIT 1000"
+    var rawRuns: [Double] = []
+    for _ in 0..<6 {
+        rawRuns.append(try await BenchmarkSupport.seconds {
+            var last = ""
+            var read = 0
+            while true {
+                var binds = PostgresBindings()
+                binds.append(last)
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: postgres.logger).get().rows
+                var page: [(String, String)] = []
+                page.reserveCapacity(rows.count)
+                for row in rows { page.append(try row.decode((String, String).self)) }
+                guard let tail = page.last else { break }
+                read += page.count
+                last = tail.1
+            }
+            precondition(read == baseItems)
+        })
     }
-    precondition(read == baseItems)
+    rawRuns.removeFirst()  // the warm pass
+    rawSeconds = median(rawRuns)
+    try await connection.close().get()
+} else {
+    let pool = try DatabasePool(path: baseLocation)
+    rawSeconds = try await BenchmarkSupport.seconds {
+        var last = ""
+        var read = 0
+        while true {
+            let rows = try pool.read { db in
+                try Row.fetchAll(db, sql: #"SELECT * FROM "Post" WHERE id > ? ORDER BY id LIMIT 1000"#, arguments: [last])
+            }
+            guard let tail = rows.last else { break }
+            read += rows.count
+            last = tail["id"]
+        }
+        precondition(read == baseItems)
+    }
 }
 print("1. Base sync, pages of 1,000")
-row("   raw SQLite keyset reads of the same rows", String(format: "%10.0f items/s", Double(baseItems) / rawSeconds))
+row(
+    postgres == nil ? "   raw SQLite keyset reads of the same rows" : "   raw keyset reads of the same rows through postgres-nio (median of 5)",
+    String(format: "%10.0f items/s", Double(baseItems) / rawSeconds))
 row("   syncPosts, server-side (request in, JSON bytes out; median of 5)", String(format: "%10.0f items/s", Double(baseItems) / baseSeconds))
 print(String(format: "   target: at least 100,000 items/s server-side; raw/server %.1fx", baseSeconds / rawSeconds))
 
@@ -159,3 +228,10 @@ print("3. Selective sync on \(largeItems) items (\(viaIndex) match)")
 row("   filter forced to scan ({blogID: {eq}})", String(format: "%10.3f ms", scanSeconds * 1000))
 row("   filter served by index byBlog ({and: [{blogID: {eq}}]}, median of 20)", String(format: "%10.3f ms", median(indexTimes) * 1000))
 print(String(format: "   scan/index: %.0fx (target: at least 100x)", scanSeconds / median(indexTimes)))
+
+// MARK: - Cleanup
+
+if let postgres {
+    for store in postgresStores { await store.shutdown() }
+    try await postgres.dropSchemas()
+}

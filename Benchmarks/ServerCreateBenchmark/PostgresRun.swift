@@ -1,0 +1,1 @@
+../SyncBenchmark/PostgresRun.swift
