@@ -36,11 +36,13 @@ struct ConvergenceTests {
         }
     }
 
-    /// The same on two servers sharing one PostgreSQL database, as behind a load balancer: each
-    /// device syncs with one of them, so every conflict and event crosses between instances.
+    /// The same on two `deltasync serve` processes sharing one PostgreSQL database, as behind a
+    /// load balancer: each device syncs with one of them, so conflicts and events cross between
+    /// the instances.
     @Test("devices on two instances of one PostgreSQL database end up equal to the server", arguments: handlers, seeds)
     func devicesOnTwoInstancesConverge(handler: ConflictHandlerKind, seed: UInt64) async throws {
-        try await SyncServer.runShared(count: 2, { $0.conflictHandler = handler }) { servers in
+        let flag = handler == .automerge ? "automerge" : "optimistic"
+        try await SyncServer.runProcesses(count: 2, arguments: ["--conflict-handler", flag]) { servers in
             try await Self.converge(servers, handler: handler, seed: seed)
         }
     }
@@ -55,7 +57,7 @@ struct ConvergenceTests {
             var logs: [EventLog] = []
             for n in 0..<Self.deviceCount {
                 let server = servers[n % servers.count]
-                let link = try await NetworkLink(to: server.running.port)
+                let link = try await NetworkLink(to: server.port)
                 let device = try server.device(through: link)
                 links.append(link)
                 devices.append(device)

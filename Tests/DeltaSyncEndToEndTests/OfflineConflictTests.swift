@@ -27,8 +27,8 @@ struct OfflineConflictTests {
     ) async throws -> Outcome {
         var outcome: Outcome?
         try await SyncServer.run(serverConfiguration) { server in
-            let linkOne = try await NetworkLink(to: server.running.port)
-            let linkTwo = try await NetworkLink(to: server.running.port)
+            let linkOne = try await NetworkLink(to: server.port)
+            let linkTwo = try await NetworkLink(to: server.port)
             let one = try server.device(through: linkOne)
             let errors = ErrorLog()
             let two = try server.device(through: linkTwo, errors: errors, configureTwo)

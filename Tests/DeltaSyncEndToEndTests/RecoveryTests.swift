@@ -12,7 +12,7 @@ struct RecoveryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("device.sqlite")
         try await SyncServer.run { server in
-            let link = try await NetworkLink(to: server.running.port)
+            let link = try await NetworkLink(to: server.port)
             link.goOffline()
             do {
                 let store = try server.device(through: link, location: .file(file))
@@ -41,7 +41,7 @@ struct RecoveryTests {
     @Test("a create whose answer was lost is sent again, and the device converges on one item")
     func lostAnswer() async throws {
         try await SyncServer.run { server in
-            let link = try await NetworkLink(to: server.running.port)
+            let link = try await NetworkLink(to: server.port)
             let errors = ErrorLog()
             let store = try server.device(through: link, errors: errors)
             let log = EventLog(store)
@@ -68,7 +68,7 @@ struct RecoveryTests {
             for n in 0..<300 { try await writer.save(Post(id: String(format: "p%03d", n), blogID: "b1", title: "Post \(n)")) }
             try await writerLog.waitForEmptyOutbox(of: writer)
 
-            let link = try await NetworkLink(to: server.running.port)
+            let link = try await NetworkLink(to: server.port)
             let reader = try server.device(through: link) { $0.syncPageSize = 10 }
             let log = EventLog(reader)
             try await reader.save(Post(id: "local", blogID: "b1", title: "Made during the sync"))
@@ -99,7 +99,7 @@ struct RecoveryTests {
         try await SyncServer.run { server in
             let writer = try server.device()
             let writerLog = EventLog(writer)
-            let link = try await NetworkLink(to: server.running.port)
+            let link = try await NetworkLink(to: server.port)
             let reader = try server.device(through: link)
             let log = EventLog(reader)
             try await reader.start()

@@ -8,7 +8,7 @@ struct SyncTests {
     @Test("changes saved offline on one device reach another through the server")
     func offlineChangesReachAnotherDevice() async throws {
         try await SyncServer.run { server in
-            let link = try await NetworkLink(to: server.running.port)
+            let link = try await NetworkLink(to: server.port)
             link.goOffline()
             let phone = try server.device(through: link)
             let phoneLog = EventLog(phone)
@@ -210,7 +210,7 @@ struct SyncTests {
     @Test("an unreachable backend fails start, keeps the outbox, and syncs once it is reachable")
     func offline() async throws {
         try await SyncServer.run { server in
-            let link = try await NetworkLink(to: server.running.port)
+            let link = try await NetworkLink(to: server.port)
             link.goOffline()
             let store = try server.device(through: link)
             let log = EventLog(store)

@@ -9,7 +9,8 @@ import Foundation
 /// A real `deltasync` server on a free port with an in-memory store, for devices to sync with.
 struct SyncServer {
     static let apiKey = "da2-endtoend"
-    let running: RunningServer
+    let port: Int
+    let graphQLURL: String
 
     /// Runs `body` with a started server (configured by `configure`) and stops it afterwards.
     static func run(
@@ -19,7 +20,7 @@ struct SyncServer {
             configuration.apiKey = apiKey
             configure(&configuration)
         }) { server in
-            try await body(SyncServer(running: server.running))
+            try await body(SyncServer(port: server.port, graphQLURL: server.running.graphQLURL))
         }
     }
 
@@ -28,35 +29,22 @@ struct SyncServer {
             .appendingPathComponent("schema.graphql").path
     }
 
-    /// Runs `body` with `count` servers on one fresh PostgreSQL schema, each with a store (a
-    /// connection pool) of its own, as separate `deltasync serve` processes would be.
-    static func runShared(
-        count: Int, _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in }, _ body: ([SyncServer]) async throws -> Void
-    ) async throws {
-        let schema = try AmplifyProject.load(schemaFile: schemaFile).schema
-        let settings = try await PostgresCluster.settings(pool: 4)
-        var stores: [PostgresItemStore] = []
-        for _ in 0..<count { stores.append(try await PostgresItemStore.connect(settings: settings, schema: schema)) }
-        func nest(_ index: Int, _ started: [SyncServer]) async throws {
-            guard index < count else { return try await body(started) }
-            try await DeltaSyncTestServer.withServer(schemaFile: schemaFile, configure: { [store = stores[index]] configuration in
-                configuration.apiKey = apiKey
-                configuration.storage = .store(store)
-                configure(&configuration)
-            }) { server in
-                try await nest(index + 1, started + [SyncServer(running: server.running)])
-            }
+    /// Runs `body` with `count` `deltasync serve` processes on one fresh PostgreSQL schema, as
+    /// behind a load balancer, each started with `arguments` too.
+    static func runProcesses(count: Int, arguments: [String] = [], _ body: ([SyncServer]) async throws -> Void) async throws {
+        var database = try await PostgresCluster.settings()
+        database.schema = PostgresCluster.uniqueSchema()
+        let url = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)?sslmode=disable&pool=4&schema=\(database.schema)"
+        var processes: [ServeProcess] = []
+        defer { for process in processes { process.stop() } }
+        for _ in 0..<count {
+            processes.append(try await ServeProcess(
+                ["--schema", schemaFile, "--database", url, "--api-key", apiKey, "--log-level", "error"] + arguments))
         }
-        do {
-            try await nest(0, [])
-        } catch {
-            for store in stores { await store.shutdown() }
-            throw error
-        }
-        for store in stores { await store.shutdown() }
+        try await body(processes.map { SyncServer(port: $0.port, graphQLURL: "http://127.0.0.1:\($0.port)/graphql") })
     }
 
-    var endpoint: SyncEndpoint { SyncEndpoint(url: URL(string: running.graphQLURL)!, apiKey: Self.apiKey) }
+    var endpoint: SyncEndpoint { SyncEndpoint(url: URL(string: graphQLURL)!, apiKey: Self.apiKey) }
 
     /// A device: a new store (in memory unless `location` says otherwise) syncing with this
     /// server, through `link` when given. Retries come quickly, so tests do not wait on backoff.
@@ -76,7 +64,7 @@ struct SyncServer {
     /// Every live item of a model on the server, by a plain GraphQL list query.
     func items(_ listField: String, selection: String) async throws -> [Item] {
         let response = try await DeltaSyncTestServer.graphQL(
-            "{ \(listField)(limit: 1000) { items { \(selection) _deleted } nextToken } }", url: running.graphQLURL,
+            "{ \(listField)(limit: 1000) { items { \(selection) _deleted } nextToken } }", url: graphQLURL,
             apiKey: Self.apiKey)
         return (response["data"][listField]["items"].arrayValue ?? []).compactMap(\.objectValue)
             .filter { $0["_deleted"]?.boolValue != true }
