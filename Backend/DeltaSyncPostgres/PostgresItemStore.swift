@@ -2,6 +2,7 @@ import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -50,6 +51,9 @@ public final class PostgresItemStore: ItemStore {
     let connectionConfiguration: PostgresConnection.Configuration
     /// Whether the database is known to be down.
     let reachability = PostgresReachability()
+    /// The latest change time this process handed out: its stamps only grow, even with the
+    /// fixture clock set back.
+    let processClock = NIOLockedValueBox(0)
     private let threadPool: NIOThreadPool
     private let runTask: Task<Void, Never>
     let logger: Logger
@@ -158,21 +162,36 @@ public final class PostgresItemStore: ItemStore {
 
     /// Runs `body` on one consistent snapshot (`REPEATABLE READ READ ONLY`).
     public func read<T: Sendable>(_ body: @Sendable (any ItemReadTransaction) throws -> T) async throws -> T {
-        try await transaction(write: false) { try body($0) }
+        try await transaction(.read) { try body($0) }
     }
 
-    /// Runs `body` after every earlier write (under the store's advisory lock); committed when
-    /// this returns, rolled back if `body` throws.
+    /// Runs `body` beside other writes of other items: it holds the store's advisory lock
+    /// shared, and each item it reads or writes is locked (an exclusive advisory lock per item)
+    /// before it is touched, so a read-check-write of one item never interleaves with another
+    /// of the same item. Committed when this returns, rolled back if `body` throws.
     public func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T {
-        try await transaction(write: true) { try body($0) }
+        try await transaction(.write) { try body($0) }
     }
 
-    private func transaction<T: Sendable>(write: Bool, _ body: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    /// Runs `body` with the store's advisory lock held exclusively: after every write in
+    /// flight has committed, and with no other write beside it (resets, seeds, restores).
+    public func writeAlone<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T {
+        try await transaction(.alone) { try body($0) }
+    }
+
+    /// Takes the store's lock exclusively, so every write in flight commits first, and moves the
+    /// clock's floor (which writes stamp above) to the sync's time. See "Why `startedAt` is safe
+    /// on PostgreSQL" in docs/architecture.md.
+    public func stampSync(now: Int) async throws -> Int {
+        try await transaction(.alone) { tx in try tx.stampChange(now: now) }
+    }
+
+    private func transaction<T: Sendable>(_ mode: PostgresTransaction.Mode, _ body: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         try await withConnection { connection in
             try await withoutActuallyEscaping(body) { body in
-                try await self.threadPool.runBlocking { [catalog, writeLockKey] in
-                    try Self.inTransaction(connection, write: write, lockKey: writeLockKey) { connection in
-                        try body(PostgresTransaction(connection: connection, catalog: catalog))
+                try await self.threadPool.runBlocking { [catalog, writeLockKey, processClock] in
+                    try Self.inTransaction(connection, mode: mode, lockKey: writeLockKey) { connection in
+                        try body(PostgresTransaction(connection: connection, catalog: catalog, mode: mode, processClock: processClock))
                     }
                 }
             }
@@ -218,15 +237,16 @@ public final class PostgresItemStore: ItemStore {
     }
 
     /// `BEGIN` … `COMMIT` around `body`, `ROLLBACK` when it throws. A write first takes the
-    /// write lock.
+    /// store's lock, shared (`.write`) or exclusively (`.alone`).
     private static func inTransaction<T>(
-        _ connection: BlockingConnection, write: Bool, lockKey: Int64, _ body: (BlockingConnection) throws -> T
+        _ connection: BlockingConnection, mode: PostgresTransaction.Mode, lockKey: Int64, _ body: (BlockingConnection) throws -> T
     ) throws -> T {
-        try connection.run("begin a transaction", write ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try connection.run("begin a transaction", mode == .read ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
         do {
-            if write {
+            if mode != .read {
                 var b = SQLBuilder()
-                try connection.run("take the write lock", "SELECT pg_advisory_xact_lock(\(b.bind(Int(lockKey))))", b)
+                let lock = mode == .alone ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared"
+                try connection.run("take the write lock", "SELECT \(lock)(\(b.bind(Int(lockKey))))", b)
             }
             let result = try body(connection)
             try connection.run("commit a transaction", "COMMIT")
@@ -255,7 +275,7 @@ public final class PostgresItemStore: ItemStore {
                 func batches(_ purpose: String, _ sql: (inout SQLBuilder) -> String) throws -> Int {
                     var total = 0
                     while true {
-                        let deleted = try Self.inTransaction(connection, write: true, lockKey: writeLockKey) { c in
+                        let deleted = try Self.inTransaction(connection, mode: .alone, lockKey: writeLockKey) { c in
                             var b = SQLBuilder()
                             return try c.run(purpose, sql(&b), b).metadata.rows ?? 0
                         }
@@ -306,7 +326,7 @@ public final class PostgresItemStore: ItemStore {
     public func checkpoint() async throws -> any StoreCheckpoint {
         let names = checkpointTables
         let schema = settings.schema
-        return try await transaction(write: false) { tx in
+        return try await transaction(.read) { tx in
             let tables = try names.map { name in
                 let rows = try tx.connection.value(
                     String.self, "copy \(name) for a checkpoint", "SELECT coalesce(jsonb_agg(t), '[]'::jsonb)::text FROM \(name) t")
@@ -324,7 +344,7 @@ public final class PostgresItemStore: ItemStore {
         else {
             throw AppSyncError(.badRequest, "This checkpoint was not made by this PostgreSQL store; restore it into the store that made it.")
         }
-        try await transaction(write: true) { tx in
+        try await transaction(.alone) { tx in
             for table in checkpoint.tables {
                 try tx.connection.run("empty \(table.name) for a restore", "DELETE FROM \(table.name)")
                 var b = SQLBuilder()
@@ -351,7 +371,7 @@ public final class PostgresItemStore: ItemStore {
     package func explain(_ model: ModelSchema, _ query: ItemQuery, forbidSequentialScan: Bool = false) async throws -> String {
         let table = try catalog.table(for: model)
         let (sql, builder, _) = try PostgresTransaction.pageSQL(table, query)
-        return try await transaction(write: false) { tx in
+        return try await transaction(.read) { tx in
             if forbidSequentialScan { try tx.connection.run("disable sequential scans", "SET LOCAL enable_seqscan = off") }
             return try tx.connection.run("explain a query", "EXPLAIN " + sql, builder).rows.map { try $0.column(0, String.self) ?? "" }
                 .joined(separator: "\n")

@@ -7,14 +7,36 @@ import DeltaSyncStorage
 extension PostgresTransaction {
     // MARK: - Writing
 
-    /// `GREATEST(last + 1, now)` in the one-row clock table. Writes hold the store's advisory
-    /// lock, so no two transactions tick at once; the row lock of the `UPDATE` would serialise
-    /// them anyway.
+    /// A change time; see "Why `startedAt` is safe on PostgreSQL" in docs/architecture.md.
+    ///
+    /// - `.alone` (a sync's stamp, a seed): `GREATEST(last + 1, now)` written to the one-row
+    ///   clock, the floor every later write stamps above; no write runs beside it.
+    /// - `.write`: above the floor (read, not written: the clock row's lock would serialise
+    ///   every write again), above the item's previous change time (so an item's times grow),
+    ///   and above this process's previous stamp (strictly increasing within a process, even
+    ///   with the fixture clock set back). Two writes in two processes may share a time; the
+    ///   delta log orders them by its sequence.
     func stampChange(now: Int) throws -> Int {
-        var b = SQLBuilder()
-        let sql = "UPDATE \(catalog.qualified(PostgresSyncLog.clock)) SET last = GREATEST(last + 1, \(b.bind(now))) WHERE id = 0 RETURNING last"
-        guard let stamp = try connection.value(Int.self, "advance the change clock", sql, b) else {
-            throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+        let clock = catalog.qualified(PostgresSyncLog.clock)
+        let stamp: Int
+        if mode == .write {
+            guard let floor = try connection.value(Int.self, "read the change clock", "SELECT last FROM \(clock)") else {
+                throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+            }
+            let previous = touched.withLockedValue { $0.latestChange }
+            stamp = processClock.withLockedValue { last in
+                last = max(now, floor + 1, previous + 1, last + 1)
+                return last
+            }
+        } else {
+            var b = SQLBuilder()
+            let least = max(now, processClock.withLockedValue { $0 + 1 })
+            let sql = "UPDATE \(clock) SET last = GREATEST(last + 1, \(b.bind(least))) WHERE id = 0 RETURNING last"
+            guard let ticked = try connection.value(Int.self, "advance the change clock", sql, b) else {
+                throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+            }
+            stamp = ticked
+            processClock.withLockedValue { $0 = max($0, ticked) }
         }
         return stamp
     }

@@ -1,23 +1,70 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncStorage
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The transaction ``PostgresItemStore`` hands to `read` and `write` bodies: one leased
 /// connection inside `BEGIN` … `COMMIT`, used from a thread of the store's thread pool (each
 /// statement blocks that thread until PostgreSQL answers). Valid only inside the body.
 struct PostgresTransaction: ItemWriteTransaction {
+    /// What the transaction may do, and which store lock it holds.
+    enum Mode: Sendable, Equatable {
+        /// One snapshot, no lock.
+        case read
+        /// The store's lock shared, and each item's own lock before the item is touched.
+        case write
+        /// The store's lock exclusively: no other write runs.
+        case alone
+    }
+
     let connection: BlockingConnection
     let catalog: PostgresCatalog
+    let mode: Mode
+    /// The latest change time this process handed out (``PostgresItemStore/processClock``).
+    let processClock: NIOLockedValueBox<Int>
+    /// The items this transaction locked, and the latest change time it read.
+    let touched = NIOLockedValueBox(Touched())
+
+    struct Touched {
+        var items: Set<Int64> = []
+        var latestChange = 0
+    }
+
+    init(connection: BlockingConnection, catalog: PostgresCatalog, mode: Mode = .alone, processClock: NIOLockedValueBox<Int> = .init(0)) {
+        self.connection = connection
+        self.catalog = catalog
+        self.mode = mode
+        self.processClock = processClock
+    }
+
+    /// In a `.write` transaction, takes the item's own lock (once per item) before the item is
+    /// read or written: two transactions on one item run one after the other, others at once.
+    /// Taken in its own statement: under `READ COMMITTED` the next statement's snapshot is taken
+    /// after the lock is granted, so it sees the previous holder's commit.
+    private func lockItem(_ table: PostgresModelTable, key: String) throws {
+        guard mode == .write else { return }
+        let lockKey = PostgresSQL.lockKey("deltasync.item:\(catalog.schema):\(table.name):\(key)")
+        let first = touched.withLockedValue { $0.items.insert(lockKey).inserted }
+        guard first else { return }
+        var b = SQLBuilder()
+        try connection.run("lock an item of \(table.name)", "SELECT pg_advisory_xact_lock(\(b.bind(Int(lockKey))))", b)
+    }
 
     // MARK: - Reading
 
     func get(_ model: ModelSchema, key: Item) throws -> Item? {
         let table = try catalog.table(for: model)
+        let keyText = try table.key(of: key)
+        try lockItem(table, key: keyText)
         var b = SQLBuilder()
-        let sql = "SELECT item::text FROM \(table.qualifiedName) WHERE key = \(b.bind(try table.key(of: key)))"
+        let sql = "SELECT item::text FROM \(table.qualifiedName) WHERE key = \(b.bind(keyText))"
         guard let text = try connection.value(String.self, "read an item of \(model.name)", sql, b) else { return nil }
-        return try table.item(fromJSON: text)
+        let item = try table.item(fromJSON: text)
+        if mode == .write, let changed = item["_lastChangedAt"]?.intValue {
+            touched.withLockedValue { $0.latestChange = max($0.latestChange, changed) }
+        }
+        return item
     }
 
     /// Reads up to `limit + 1` rows in order: the first `limit` make the page, the extra one
@@ -87,8 +134,10 @@ struct PostgresTransaction: ItemWriteTransaction {
     func put(_ model: ModelSchema, _ item: Item) throws {
         let table = try catalog.table(for: model)
         let stored = try table.normalized(item)
+        let keyText = try table.key(of: stored)
+        try lockItem(table, key: keyText)
         var b = SQLBuilder()
-        let key = b.bind(try table.key(of: stored))
+        let key = b.bind(keyText)
         let json = b.bind(JSONValue.object(stored).jsonText)
         let changed = b.bind(stored["_lastChangedAt"]?.intValue)
         let deleted = b.bind(stored["_deleted"]?.boolValue)
@@ -105,8 +154,10 @@ struct PostgresTransaction: ItemWriteTransaction {
     @discardableResult
     func remove(_ model: ModelSchema, key: Item) throws -> Bool {
         let table = try catalog.table(for: model)
+        let keyText = try table.key(of: key)
+        try lockItem(table, key: keyText)
         var b = SQLBuilder()
-        let sql = "DELETE FROM \(table.qualifiedName) WHERE key = \(b.bind(try table.key(of: key)))"
+        let sql = "DELETE FROM \(table.qualifiedName) WHERE key = \(b.bind(keyText))"
         return (try connection.run("remove an item of \(model.name)", sql, b).metadata.rows ?? 0) > 0
     }
 

@@ -41,7 +41,7 @@ struct SyncResolvers: Sendable {
         if let fixed = token?.startedAt {
             startedAt = fixed
         } else {
-            startedAt = try await environment.store.write { tx in try tx.stampChange(now: now) }
+            startedAt = try await environment.store.stampSync(now: now)
         }
 
         let page: ResolvedPage

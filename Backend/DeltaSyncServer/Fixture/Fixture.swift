@@ -59,7 +59,7 @@ public final class Fixture: Sendable {
     public func reset(models names: [String]? = nil) async throws -> [String] {
         let models = try names.map { try $0.map(model(named:)) } ?? schema.models
         let everything = names == nil
-        try await store.write { tx in
+        try await store.writeAlone { tx in
             if everything { try tx.removeSyncLog(of: nil) }
             for model in models {
                 try tx.removeAll(model)
@@ -86,7 +86,7 @@ public final class Fixture: Sendable {
     @discardableResult
     public func seed(_ json: JSONValue, text: String? = nil) async throws -> [String: Int] {
         let batches = try items(of: json, text: text)
-        return try await store.write { tx in
+        return try await store.writeAlone { tx in
             var counts: [String: Int] = [:]
             var latest = 0
             for (model, items) in batches {

@@ -78,7 +78,7 @@ public struct StoreSnapshot: Sendable, Equatable {
     @discardableResult
     func write(to store: any ItemStore, schema: AmplifySchema) async throws -> [String: Int] {
         let snapshot = self
-        return try await store.write { tx in
+        return try await store.writeAlone { tx in
             try tx.removeSyncLog(of: nil)
             var counts: [String: Int] = [:]
             for model in schema.models {

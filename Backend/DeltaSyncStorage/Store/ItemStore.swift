@@ -24,6 +24,17 @@ public protocol ItemStore: Sendable {
     /// `body` wrote is durable when this returns; if `body` throws, nothing it wrote remains.
     func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T
 
+    /// Runs `body` in a write transaction that no other write runs beside: what resets, seeds
+    /// and restores use, which write many items at once. Stores that run one writer at a time
+    /// anyway (SQLite) make it ``write(_:)``.
+    func writeAlone<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T
+
+    /// A sync's `startedAt`: a change time that every change committed before it is at or
+    /// below, or visible to every read that starts after this returns, and that every change
+    /// made after this returns is above. Stores whose writes run one at a time make it
+    /// ``SyncLogWriter/stampChange(now:)`` in a write transaction.
+    func stampSync(now: Int) async throws -> Int
+
     /// Removes delta log entries changed before `deltasBefore` (epoch ms) and tombstones whose
     /// `_ttl` is at or before `tombstonesExpiredBy` (epoch seconds). Works in small batches so
     /// that mutations are never blocked for long.
@@ -50,6 +61,16 @@ public protocol ItemStore: Sendable {
     /// - Throws: ``AppSyncError`` (`BadRequest`) for a file that is not such an export, or one
     ///   made for another schema; nothing is changed then.
     func restore(fromFile path: String) async throws
+}
+
+extension ItemStore {
+    public func writeAlone<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T {
+        try await write(body)
+    }
+
+    public func stampSync(now: Int) async throws -> Int {
+        try await write { tx in try tx.stampChange(now: now) }
+    }
 }
 
 /// What ``ItemStore/checkpoint()`` returns: opaque, for the same store's ``ItemStore/restore(_:)``.
