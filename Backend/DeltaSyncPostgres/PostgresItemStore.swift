@@ -126,9 +126,17 @@ public final class PostgresItemStore: ItemStore {
         let runTask = Task { await client.run() }
         let threadPool = NIOThreadPool(numberOfThreads: settings.poolSize)
         threadPool.start()
+        let latestChange: Int
         do {
-            try await threadPool.runIfActive {
-                try PostgresMigrator(catalog: catalog).migrate(BlockingConnection(connection: probe, logger: logger))
+            latestChange = try await threadPool.runIfActive {
+                let connection = BlockingConnection(connection: probe, logger: logger)
+                try PostgresMigrator(catalog: catalog).migrate(connection)
+                // Writes do not tick the clock row: this process's stamps start above every
+                // change any process stored, so they never go back across a restart.
+                return try connection.value(Int.self, "read the latest change", """
+                    SELECT GREATEST((SELECT last FROM \(catalog.qualified(PostgresSyncLog.clock))),
+                                    (SELECT coalesce(max(changed_at), 0) FROM \(catalog.qualified(PostgresSyncLog.delta))))
+                    """) ?? 0
             }
         } catch {
             try? await probe.close()
@@ -139,9 +147,11 @@ public final class PostgresItemStore: ItemStore {
         }
         try? await probe.close()
 
-        return PostgresItemStore(
+        let store = PostgresItemStore(
             schema: schema, settings: settings, catalog: catalog, client: client, connectionConfiguration: connectionConfiguration,
             threadPool: threadPool, runTask: runTask, logger: logger)
+        store.processClock.withLockedValue { $0 = latestChange }
+        return store
     }
 
     /// Closes the connections and stops the threads. Call it once, when nothing uses the store
@@ -190,9 +200,12 @@ public final class PostgresItemStore: ItemStore {
         try await withConnection { connection in
             try await withoutActuallyEscaping(body) { body in
                 try await self.threadPool.runBlocking { [catalog, writeLockKey, processClock] in
-                    try Self.inTransaction(connection, mode: mode, lockKey: writeLockKey) { connection in
-                        try body(PostgresTransaction(connection: connection, catalog: catalog, mode: mode, processClock: processClock))
-                    }
+                    let transaction = PostgresTransaction(connection: connection, catalog: catalog, mode: mode, processClock: processClock)
+                    let result = try Self.inTransaction(connection, mode: mode, lockKey: writeLockKey) { _ in try body(transaction) }
+                    // Committed: later stamps of this process go above it (a rolled-back stamp is not kept).
+                    let stamped = transaction.touched.withLockedValue { $0.stamped }
+                    if stamped > 0 { processClock.withLockedValue { $0 = max($0, stamped) } }
+                    return result
                 }
             }
         }

@@ -23,10 +23,12 @@ extension PostgresTransaction {
             guard let floor = try connection.value(Int.self, "read the change clock", "SELECT last FROM \(clock)") else {
                 throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
             }
-            let previous = touched.withLockedValue { $0.latestChange }
-            stamp = processClock.withLockedValue { last in
-                last = max(now, floor + 1, previous + 1, last + 1)
-                return last
+            let processLast = processClock.withLockedValue { $0 }
+            stamp = touched.withLockedValue { touched in
+                // Above the item's previous time and this transaction's own earlier stamps.
+                touched.latestChange = max(now, floor + 1, touched.latestChange + 1, processLast + 1)
+                touched.stamped = max(touched.stamped, touched.latestChange)
+                return touched.latestChange
             }
         } else {
             var b = SQLBuilder()
@@ -36,7 +38,7 @@ extension PostgresTransaction {
                 throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
             }
             stamp = ticked
-            processClock.withLockedValue { $0 = max($0, ticked) }
+            touched.withLockedValue { $0.stamped = max($0.stamped, ticked) }
         }
         return stamp
     }
@@ -86,11 +88,17 @@ extension PostgresTransaction {
 
     // MARK: - Reading
 
+    /// The latest change time: the clock row (syncs and seeds write it), this process's stamps,
+    /// and the delta log's latest (other processes' writes, which do not write the row).
     func changeClock() throws -> Int {
-        guard let last = try connection.value(Int.self, "read the change clock", "SELECT last FROM \(catalog.qualified(PostgresSyncLog.clock))") else {
+        let sql = """
+            SELECT GREATEST((SELECT last FROM \(catalog.qualified(PostgresSyncLog.clock))),
+                            (SELECT coalesce(max(changed_at), 0) FROM \(catalog.qualified(PostgresSyncLog.delta))))
+            """
+        guard let last = try connection.value(Int.self, "read the change clock", sql) else {
             throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
         }
-        return last
+        return max(last, processClock.withLockedValue { $0 })
     }
 
     /// Reads up to `limit + 1` rows of the (model, changed_at, seq) index from the later of

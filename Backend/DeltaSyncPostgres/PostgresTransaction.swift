@@ -28,7 +28,10 @@ struct PostgresTransaction: ItemWriteTransaction {
 
     struct Touched {
         var items: Set<Int64> = []
+        /// The latest change time read or stamped: the next stamp goes above it.
         var latestChange = 0
+        /// The latest time this transaction stamped: the process clock takes it at commit.
+        var stamped = 0
     }
 
     init(connection: BlockingConnection, catalog: PostgresCatalog, mode: Mode = .alone, processClock: NIOLockedValueBox<Int> = .init(0)) {

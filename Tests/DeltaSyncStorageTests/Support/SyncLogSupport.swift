@@ -3,8 +3,9 @@ import DeltaSyncSchema
 import DeltaSyncStorage
 
 extension ItemStore {
+    /// A sync's stamp (``ItemStore/stampSync(now:)``).
     func stamp(_ now: Int) async throws -> Int {
-        try await write { tx in try tx.stampChange(now: now) }
+        try await stampSync(now: now)
     }
 
     func deltaPage(_ model: ModelSchema, _ query: DeltaQuery) async throws -> ItemPage {

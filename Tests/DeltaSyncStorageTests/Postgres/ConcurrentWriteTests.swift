@@ -1,0 +1,96 @@
+import DeltaSyncCore
+import DeltaSyncPostgres
+import DeltaSyncPostgresTestSupport
+import DeltaSyncSchema
+import DeltaSyncStorage
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+/// Writes of different items on one PostgreSQL schema run at once, and a sync's stamp waits for
+/// every write in flight: the two halves of "Why `startedAt` is safe on PostgreSQL".
+@Suite struct ConcurrentWriteTests {
+    let post = Fixtures.post
+
+    /// A write of `id` that stops inside its transaction (lock held, item stamped) until
+    /// `release` is signalled; `entered` says it got there.
+    static func heldWrite(
+        _ store: PostgresItemStore, _ model: ModelSchema, id: String, entered: AsyncStream<Int>.Continuation, release: DispatchSemaphore
+    ) -> Task<Int, any Error> {
+        Task {
+            try await store.write { tx in
+                _ = try tx.get(model, key: ["id": .string(id)])
+                let stamp = try tx.stampChange(now: 0)
+                let item: Item = ["id": .string(id), "_version": 1, "_lastChangedAt": .int(stamp)]
+                try tx.put(model, item)
+                try tx.appendDelta(model, item: item, changedAt: stamp)
+                entered.yield(stamp)
+                release.wait()
+                return stamp
+            }
+        }
+    }
+
+    /// Waits until some session waits for an advisory lock (a lock request not yet granted).
+    static func untilALockIsAwaited(_ store: PostgresItemStore) async throws {
+        for _ in 0..<400 {
+            let waiting = try await store.waitingAdvisoryLocks()
+            if waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("no session ever waited for an advisory lock")
+    }
+
+    @Test("a write of another item runs while a write holds its item")
+    func otherItemsRunAtOnce() async throws {
+        let schema = PostgresCluster.uniqueSchema()
+        try await PostgresCluster.withStore([post], schema: schema) { first in
+            try await PostgresCluster.withStore([post], schema: schema) { second in
+                let (entered, enteredContinuation) = AsyncStream.makeStream(of: Int.self)
+                let release = DispatchSemaphore(value: 0)
+                let held = Self.heldWrite(first, post, id: "held", entered: enteredContinuation, release: release)
+                var iterator = entered.makeAsyncIterator()
+                _ = await iterator.next()
+                // The other store writes another item and commits while the first still holds.
+                try await second.put(post, [["id": "other", "_version": 1]])
+                #expect(try await second.get(post, ["id": "other"])?["_version"] == 1)
+                #expect(try await second.get(post, ["id": "held"]) == nil, "not committed yet")
+                release.signal()
+                _ = try await held.value
+                #expect(try await second.get(post, ["id": "held"])?["_version"] == 1)
+            }
+        }
+    }
+
+    @Test("a sync's stamp waits for the write in flight, and the next write stamps above it")
+    func syncStampWaitsForWrites() async throws {
+        let schema = PostgresCluster.uniqueSchema()
+        try await PostgresCluster.withStore([post], schema: schema) { first in
+            try await PostgresCluster.withStore([post], schema: schema) { second in
+                let (entered, enteredContinuation) = AsyncStream.makeStream(of: Int.self)
+                let release = DispatchSemaphore(value: 0)
+                let order = NIOLockedValueBox<[String]>([])
+                let held = Self.heldWrite(first, post, id: "inflight", entered: enteredContinuation, release: release)
+                var iterator = entered.makeAsyncIterator()
+                let writeStamp = await iterator.next() ?? 0
+                let sync = Task {
+                    let startedAt = try await second.stampSync(now: 0)
+                    order.withLockedValue { $0.append("sync") }
+                    // What the sync's first page would read: the write in flight is there.
+                    let seen = try await second.get(post, ["id": "inflight"])
+                    return (startedAt, seen)
+                }
+                try await Self.untilALockIsAwaited(second)
+                order.withLockedValue { $0.append("write") }
+                release.signal()
+                _ = try await held.value
+                let (startedAt, seen) = try await sync.value
+                #expect(order.withLockedValue { $0 } == ["write", "sync"], "the stamp came after the write committed")
+                #expect(seen?["_lastChangedAt"] == .int(writeStamp))
+                // A write after the sync stamps above its startedAt, from either store.
+                let later = try await first.write { tx in try tx.stampChange(now: 0) }
+                #expect(later > startedAt)
+            }
+        }
+    }
+}
