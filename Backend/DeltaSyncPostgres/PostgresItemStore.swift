@@ -33,11 +33,13 @@ import PostgresNIO
 /// `REPEATABLE READ READ ONLY` (one snapshot); `write` in `READ COMMITTED`, rolled back when the
 /// body throws.
 ///
-/// **Serialised writes.** Every write transaction first takes an exclusive transaction-level
-/// advisory lock (`pg_advisory_xact_lock`, one key per PostgreSQL schema), so writes to one
-/// store, from any number of processes, run one at a time, exactly as SQLite's single writer:
-/// read-check-write bodies, `_version` uniqueness and the change clock need no other argument.
-/// (Locking per item instead would let unrelated writes run together; a later optimisation.)
+/// **Writes at once, one item at a time.** A write transaction takes the store's advisory lock
+/// (one key per PostgreSQL schema) shared, and each item's own advisory lock before it reads or
+/// writes the item: writes of different items, from any number of processes, run at once, and a
+/// read-check-write of one item never interleaves with another of the same item (no `_version`
+/// twice). A sync's stamp (``stampSync(now:)``), resets, seeds, restores and the purge take the
+/// store's lock exclusively (``writeAlone(_:)``). docs/architecture.md argues why `startedAt`
+/// stays safe ("Why `startedAt` is safe on PostgreSQL").
 ///
 /// Errors from PostgreSQL reach callers as ``AppSyncError`` (`InternalFailure`) saying what the
 /// store was doing and what the server said.

@@ -6,8 +6,9 @@
 ///   (model, changed_at, seq) so a delta sync reads a range of one model's changes.
 /// - `deltasync_conflicts`: the latest ``conflictCapacity`` conflict records.
 ///
-/// `seq` is a `bigserial`: it grows with every insert. Writes are serialised by the store's
-/// advisory lock, so `seq` order is commit order.
+/// `seq` is a `bigserial`: it grows with every insert, in the order writes took it, which need not
+/// be their commit order (writes of different items run at once); it only orders rows of one
+/// change time.
 enum PostgresSyncLog {
     static let clock = "deltasync_clock"
     static let delta = "deltasync_delta"
