@@ -7,10 +7,13 @@ import DeltaSyncSchema
 /// Everything here runs inside the same transactions as item writes, so a change, its delta row
 /// and its change time commit together or not at all.
 public protocol SyncLogWriter {
-    /// A change time in epoch milliseconds: at least `now`, and strictly greater than every
-    /// time returned before (by any transaction, across restarts). Writes stamp their
-    /// `_lastChangedAt` with it; a sync stamps its `startedAt` with it, so every change that
-    /// commits after the sync started is later than `startedAt`.
+    /// A change time in epoch milliseconds: at least `now`, above the previous change of every
+    /// item the transaction read, above every sync's `startedAt` (``ItemStore/stampSync(now:)``)
+    /// before it, and strictly greater than every time this process committed before (across
+    /// restarts too). A store one process writes at a time (SQLite) makes it strictly greater
+    /// than every time returned before; on a store several processes write at once
+    /// (PostgreSQL), two processes' writes may share a time. Writes stamp their
+    /// `_lastChangedAt` with it.
     func stampChange(now: Int) throws -> Int
 
     /// Appends the item as it is after a change (the full item, tombstones included).
