@@ -392,4 +392,20 @@ public final class PostgresItemStore: ItemStore {
                 .joined(separator: "\n")
         }
     }
+
+    /// How many requests for this store's write lock wait now (for tests that must see a
+    /// transaction queue for it). A bigint advisory key shows in `pg_locks` as its high and low
+    /// 32 bits (`classid`, `objid`).
+    package func waitingAdvisoryLocks() async throws -> Int {
+        let key = UInt64(bitPattern: writeLockKey)
+        let (high, low) = (Int(key >> 32), Int(key & 0xffff_ffff))
+        return try await transaction(.read) { tx in
+            var b = SQLBuilder()
+            let sql = """
+                SELECT count(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                AND classid::bigint = \(b.bind(high)) AND objid::bigint = \(b.bind(low)) AND objsubid = 1
+                """
+            return try tx.connection.value(Int.self, "count waiting locks", sql, b) ?? 0
+        }
+    }
 }
