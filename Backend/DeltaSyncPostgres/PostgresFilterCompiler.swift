@@ -138,7 +138,7 @@ struct PostgresFilterCompiler {
     /// text reads back as the same value: stored values are read back from JSON (`3.0` becomes
     /// `3`), so no stored list equals `[3.0]`, while jsonb would say `[3] = [3.0]`.
     private func jsonb(_ v: JSONValue, _ family: ValueFamily, _ b: inout SQLBuilder) throws -> String? {
-        guard Self.isFinite(v) else { return nil }
+        guard v.hasOnlyFiniteNumbers else { return nil }
         let text = v.jsonText
         if family.isEqualityOnly, (try? JSONValue(parsing: text)) != v { return nil }
         if text.utf8.contains(0) || text.contains("\\u0000") { throw Uncompilable() }
@@ -149,15 +149,6 @@ struct PostgresFilterCompiler {
         // PostgreSQL text cannot hold U+0000: such a filter is evaluated in memory.
         if s.utf8.contains(0) { throw Uncompilable() }
         return "(\(b.bind(s))::text COLLATE \"C\")"
-    }
-
-    private static func isFinite(_ value: JSONValue) -> Bool {
-        switch value {
-        case .double(let d): return d.isFinite
-        case .array(let a): return a.allSatisfy(isFinite)
-        case .object(let o): return o.values.allSatisfy(isFinite)
-        default: return true
-        }
     }
 }
 

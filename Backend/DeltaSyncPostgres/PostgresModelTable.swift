@@ -137,9 +137,9 @@ struct PostgresModelTable: Sendable {
         case .boolean: encoded = value.boolValue.map(JSONValue.bool)
         case .text: encoded = value.stringValue.map(JSONValue.string)
         case .jsonString:
-            if case .string = value { encoded = value } else { encoded = Self.isEncodable(value) ? .string(value.jsonText) : nil }
-        case .list: if case .array = value, Self.isEncodable(value) { encoded = value } else { encoded = nil }
-        case .object: if case .object = value, Self.isEncodable(value) { encoded = value } else { encoded = nil }
+            if case .string = value { encoded = value } else { encoded = value.hasOnlyFiniteNumbers ? .string(value.jsonText) : nil }
+        case .list: if case .array = value, value.hasOnlyFiniteNumbers { encoded = value } else { encoded = nil }
+        case .object: if case .object = value, value.hasOnlyFiniteNumbers { encoded = value } else { encoded = nil }
         }
         guard let encoded else {
             throw AppSyncError(
@@ -205,15 +205,6 @@ struct PostgresModelTable: Sendable {
         case (.boolean, .bool(let b)): return builder.bind(b)
         case (_, .string(let s)): return builder.bind(s)
         default: return builder.bind(encoded.jsonText)
-        }
-    }
-
-    private static func isEncodable(_ value: JSONValue) -> Bool {
-        switch value {
-        case .double(let d): return d.isFinite
-        case .array(let a): return a.allSatisfy(isEncodable)
-        case .object(let o): return o.values.allSatisfy(isEncodable)
-        default: return true
         }
     }
 

@@ -96,7 +96,7 @@ enum JSONText {
     /// ``JSONValue/jsonText`` (sorted keys, compact), or `nil` when the value cannot be written
     /// as JSON (a non-finite number).
     static func canonical(_ value: JSONValue) -> String? {
-        guard isEncodable(value) else { return nil }
+        guard value.hasOnlyFiniteNumbers else { return nil }
         return value.jsonText
     }
 
@@ -107,14 +107,5 @@ enum JSONText {
     static func roundTripping(_ value: JSONValue) -> String? {
         guard let text = canonical(value), (try? JSONValue(parsing: text)) == value else { return nil }
         return text
-    }
-
-    private static func isEncodable(_ value: JSONValue) -> Bool {
-        switch value {
-        case .double(let d): return d.isFinite
-        case .array(let a): return a.allSatisfy(isEncodable)
-        case .object(let o): return o.values.allSatisfy(isEncodable)
-        default: return true
-        }
     }
 }

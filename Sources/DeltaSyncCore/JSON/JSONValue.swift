@@ -143,3 +143,16 @@ extension JSONValue {
         String(decoding: JSONWriter.bytes(self), as: UTF8.self)
     }
 }
+
+extension JSONValue {
+    /// Whether every number in the value, nested ones included, is finite: JSON text has no
+    /// spelling for NaN or infinity, so only such values can be written as JSON and stored.
+    package var hasOnlyFiniteNumbers: Bool {
+        switch self {
+        case .double(let d): return d.isFinite
+        case .array(let a): return a.allSatisfy(\.hasOnlyFiniteNumbers)
+        case .object(let o): return o.values.allSatisfy(\.hasOnlyFiniteNumbers)
+        default: return true
+        }
+    }
+}
