@@ -79,21 +79,15 @@ struct GraphQLRoutes: Sendable {
         if fixture != nil || metrics != nil {
             record(answer, identity: identity, started: started)
         }
+        var headers: HTTPFields = [.contentType: "application/json; charset=UTF-8"]
         if answer.storeUnavailable {
-            return Response(
-                status: .serviceUnavailable,
-                headers: [
-                    .contentType: "application/json; charset=UTF-8", .retryAfter: "1",
-                    HTTPErrorResponse.errorTypeHeader: AppSyncErrorType.serviceUnavailable.rawValue,
-                ],
-                body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes))
-            )
+            // A 5xx, which DataStore clients back off and retry (see docs/compatibility.md).
+            headers[.retryAfter] = "1"
+            headers[HTTPErrorResponse.errorTypeHeader] = AppSyncErrorType.serviceUnavailable.rawValue
         }
         return Response(
-            status: .ok,
-            headers: [.contentType: "application/json; charset=UTF-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes))
-        )
+            status: answer.storeUnavailable ? .serviceUnavailable : .ok, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.bytes)))
     }
 
     // MARK: - Request log
