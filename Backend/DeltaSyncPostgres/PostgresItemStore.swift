@@ -121,6 +121,9 @@ public final class PostgresItemStore: ItemStore {
         case .require: configuration.tls = .require(.makeClientConfiguration())
         }
         configuration.options.maximumConnections = settings.poolSize
+        // Statements name every table with its schema; the prepared call of `deltasync_insert`
+        // is one text for all stores, and finds the function through the path.
+        configuration.options.additionalStartupParameters = [("search_path", PostgresSQL.identifier(settings.schema))]
         configuration.options.connectTimeout = .seconds(settings.connectTimeout)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         // Started before the migration, so that it runs by the time the first body leases a
@@ -198,7 +201,7 @@ public final class PostgresItemStore: ItemStore {
         try await transaction(.alone) { tx in try tx.stampChange(now: now) }
     }
 
-    private func transaction<T: Sendable>(_ mode: PostgresTransaction.Mode, _ body: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ mode: PostgresTransaction.Mode, _ body: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         try await withConnection { connection in
             try await withoutActuallyEscaping(body) { body in
                 try await self.threadPool.runBlocking { [catalog, writeLockKey, processClock] in
@@ -215,7 +218,7 @@ public final class PostgresItemStore: ItemStore {
 
     /// Leases a connection; a pool that cannot connect surfaces as ``AppSyncError``. While the
     /// database is known to be down, waits at most ``PostgresReachability/leaseLimit`` for one.
-    private func withConnection<T: Sendable>(_ body: @Sendable (BlockingConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @Sendable (BlockingConnection) async throws -> T) async throws -> T {
         let (logger, client) = (self.logger, self.client)
         do {
             guard let outage = reachability.down else {

@@ -154,6 +154,22 @@ struct PostgresTransaction: ItemWriteTransaction {
         try connection.run("write an item of \(model.name)", sql, b)
     }
 
+    /// An insert that leaves a stored item alone (`ON CONFLICT (key) DO NOTHING`): whether the
+    /// item went in. The unique index decides, so an item another transaction inserts at the
+    /// same time is never overwritten, with or without its item lock.
+    func putIfAbsent(_ model: ModelSchema, _ item: Item) throws -> Bool {
+        let table = try catalog.table(for: model)
+        let stored = try table.normalized(item)
+        var b = SQLBuilder()
+        let sql = """
+            INSERT INTO \(table.qualifiedName) (key, item, "_lastChangedAt", "_deleted", "_ttl")
+            VALUES (\(b.bind(try table.key(of: stored))), \(b.bind(JSONValue.object(stored).jsonText))::jsonb,
+                \(b.bind(stored["_lastChangedAt"]?.intValue)), \(b.bind(stored["_deleted"]?.boolValue)), \(b.bind(stored["_ttl"]?.intValue)))
+            ON CONFLICT (key) DO NOTHING
+            """
+        return (try connection.run("create an item of \(model.name)", sql, b).metadata.rows ?? 0) > 0
+    }
+
     @discardableResult
     func remove(_ model: ModelSchema, key: Item) throws -> Bool {
         let table = try catalog.table(for: model)

@@ -50,23 +50,20 @@ struct MutationResolvers: Sendable {
         let key = try MutationInput.key(model, from: item)
         let draft = item
         let now = environment.nowMilliseconds
-        let created = try await environment.store.write { tx -> Item in
-            // Create is a conditional put: `attribute_not_exists(key)` AND the user's condition.
-            guard try tx.get(model, key: key) == nil, condition.matches([:]) else {
-                throw AppSyncError.conditionalCheckFailed()
-            }
+        // Create is a conditional put: `attribute_not_exists(key)` AND the user's condition,
+        // which has no stored item to read.
+        guard condition.matches([:]) else { throw AppSyncError.conditionalCheckFailed() }
+        let inserted = try await environment.store.insert(model, key: key, now: now) { changedAt -> Item in
             var item = draft
-            let changedAt = try tx.stampChange(now: now)
             let stamp = JSONValue.string(AWSDateTimeFormat.string(fromMilliseconds: changedAt))
             if let createdAt = model.timestamps.createdAt, item[createdAt] == nil { item[createdAt] = stamp }
             if let updatedAt = model.timestamps.updatedAt, item[updatedAt] == nil {
                 item[updatedAt] = model.timestamps.createdAt.flatMap { item[$0] } ?? stamp
             }
             item["_lastChangedAt"] = .int(changedAt)
-            try tx.put(model, item)
-            try tx.appendDelta(model, item: item, changedAt: changedAt)
             return item
         }
+        guard let created = inserted else { throw AppSyncError.conditionalCheckFailed() }
         return ItemObject(item: created)
     }
 

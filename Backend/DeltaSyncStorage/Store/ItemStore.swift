@@ -35,6 +35,24 @@ public protocol ItemStore: Sendable {
     /// ``SyncLogWriter/stampChange(now:)`` in a write transaction.
     func stampSync(now: Int) async throws -> Int
 
+    /// Stores a new item and its delta log entry as one change, unless an item with `key` is
+    /// stored already (a tombstone counts): a create mutation. `build` gets the change time and
+    /// returns the item to store, `_lastChangedAt` set to that time. Returns the stored item, or
+    /// `nil` when the key is taken.
+    ///
+    /// ```swift
+    /// let created = try await store.insert(post, key: ["id": "1"], now: now) { changedAt in
+    ///     ["id": "1", "title": "Hello", "_version": 1, "_lastChangedAt": .int(changedAt)]
+    /// }
+    /// ```
+    ///
+    /// `build` may run more than once (a store that guessed the time too low asks again), so it
+    /// must only compute. Stores whose writes run one at a time make it a ``write(_:)`` that
+    /// reads the key, stamps, puts and appends; PostgreSQL sends one statement. Beside other
+    /// writers, this is the way to add an item: a `get` that finds nothing followed by a `put`
+    /// may overwrite an item another process inserts in between.
+    func insert(_ model: ModelSchema, key: Item, now: Int, _ build: @Sendable (_ changedAt: Int) throws -> Item) async throws -> Item?
+
     /// Removes delta log entries changed before `deltasBefore` (epoch ms) and tombstones whose
     /// `_ttl` is at or before `tombstonesExpiredBy` (epoch seconds). Works in small batches so
     /// that mutations are never blocked for long.
@@ -70,6 +88,17 @@ extension ItemStore {
 
     public func stampSync(now: Int) async throws -> Int {
         try await write { tx in try tx.stampChange(now: now) }
+    }
+
+    public func insert(_ model: ModelSchema, key: Item, now: Int, _ build: @Sendable (_ changedAt: Int) throws -> Item) async throws -> Item? {
+        try await write { tx in
+            guard try tx.get(model, key: key) == nil else { return nil }
+            let changedAt = try tx.stampChange(now: now)
+            let item = try build(changedAt)
+            try tx.put(model, item)
+            try tx.appendDelta(model, item: item, changedAt: changedAt)
+            return item
+        }
     }
 }
 

@@ -93,4 +93,66 @@ import Testing
             }
         }
     }
+
+    @Test("an insert that starts while a sync's stamp holds the lock stamps above that stamp")
+    func insertWaitsForTheSyncStamp() async throws {
+        let schema = PostgresCluster.uniqueSchema()
+        try await PostgresCluster.withStore([post], schema: schema) { first in
+            try await PostgresCluster.withStore([post], schema: schema) { second in
+                let (entered, enteredContinuation) = AsyncStream.makeStream(of: Int.self)
+                let release = DispatchSemaphore(value: 0)
+                // A sync of the other process, an hour ahead of this one's clock, stopped after
+                // its stamp and before its commit.
+                let now = Int(Date().timeIntervalSince1970 * 1000)
+                let sync = Task {
+                    try await second.writeAlone { tx in
+                        let stamp = try tx.stampChange(now: now + 3_600_000)
+                        enteredContinuation.yield(stamp)
+                        release.wait()
+                        return stamp
+                    }
+                }
+                var iterator = entered.makeAsyncIterator()
+                let startedAt = await iterator.next() ?? 0
+                // The insert's statement starts now, before the stamp commits: it must not
+                // read the floor from its own snapshot.
+                let insert = Task {
+                    try await first.insert(post, key: ["id": "new"], now: now) { changedAt in
+                        ["id": "new", "_version": 1, "_lastChangedAt": .int(changedAt)]
+                    }
+                }
+                try await Self.untilALockIsAwaited(first)
+                release.signal()
+                #expect(try await sync.value == startedAt)
+                let created = try await insert.value
+                #expect(try #require(created?["_lastChangedAt"]?.intValue) > startedAt)
+                let page = try await first.read { tx in try tx.deltas(post, DeltaQuery(since: startedAt)) }
+                #expect(page.items.map { $0["id"] } == ["new"], "the next delta sync returns it")
+            }
+        }
+    }
+
+    @Test("inserts of one key from two processes at once: one stores it, the other gets nil")
+    func oneInsertWinsAKey() async throws {
+        let schema = PostgresCluster.uniqueSchema()
+        try await PostgresCluster.withStore([post], schema: schema) { first in
+            try await PostgresCluster.withStore([post], schema: schema) { second in
+                let rounds = 40
+                for round in 0..<rounds {
+                    let id = "k\(round)"
+                    async let a = first.insert(post, key: ["id": .string(id)], now: 0) { t in
+                        ["id": .string(id), "title": "first", "_version": 1, "_lastChangedAt": .int(t)]
+                    }
+                    async let b = second.insert(post, key: ["id": .string(id)], now: 0) { t in
+                        ["id": .string(id), "title": "second", "_version": 1, "_lastChangedAt": .int(t)]
+                    }
+                    let results = [try await a, try await b].compactMap { $0 }
+                    #expect(results.count == 1)
+                    #expect(try await first.get(post, ["id": .string(id)])?["title"] == results.first?["title"])
+                }
+                let deltas = try await first.read { tx in try tx.deltaCount(of: post) }
+                #expect(deltas == rounds, "one delta row per stored item")
+            }
+        }
+    }
 }

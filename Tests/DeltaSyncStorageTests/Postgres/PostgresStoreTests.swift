@@ -102,6 +102,25 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a create of a model that an older instance's migration left out of deltasync_insert still goes in, with its delta")
+    func insertOfAModelTheFunctionDoesNotName() async throws {
+        let schema = PostgresCluster.uniqueSchema()
+        let reading = Fixtures.reading
+        try await PostgresCluster.withStore([post, reading], schema: schema) { newer in
+            // An instance that knows only Post starts later and writes the function for Post alone.
+            try await PostgresCluster.withStore([post], schema: schema) { _ in }
+            let key: Item = ["sensor": "s1", "day": "2024-05-01", "seq": 1]
+            let created = try await newer.insert(reading, key: key, now: 1_000) { changedAt in
+                key.merging(["value": 2.5, "_version": 1, "_lastChangedAt": .int(changedAt)]) { $1 }
+            }
+            #expect(created?["value"] == 2.5)
+            #expect(try await newer.get(reading, key)?["value"] == 2.5)
+            #expect(try await newer.insert(reading, key: key, now: 1_000) { _ in key } == nil, "the key is taken")
+            let page = try await newer.read { tx in try tx.deltas(reading, DeltaQuery(since: 0)) }
+            #expect(page.items.map { $0["sensor"] } == ["s1"])
+        }
+    }
+
     @Test("a failing statement surfaces as an AppSyncError saying what failed, and the store keeps working")
     func postgresErrors() async throws {
         try await PostgresCluster.withStore([post]) { store in
