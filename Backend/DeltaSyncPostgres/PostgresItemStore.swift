@@ -38,8 +38,10 @@ import PostgresNIO
 /// writes the item: writes of different items, from any number of processes, run at once, and a
 /// read-check-write of one item never interleaves with another of the same item (no `_version`
 /// twice). A sync's stamp (``stampSync(now:)``), resets, seeds, restores and the purge take the
-/// store's lock exclusively (``writeAlone(_:)``). docs/architecture.md argues why `startedAt`
-/// stays safe ("Why `startedAt` is safe on PostgreSQL").
+/// store's lock exclusively (``writeAlone(_:)``). A create is not a transaction but one prepared
+/// call of the schema's `deltasync_insert` function (``insert(_:key:now:_:)``), found through
+/// the pool's `search_path`, which is the store's schema. docs/architecture.md argues why
+/// `startedAt` stays safe ("Why `startedAt` is safe on PostgreSQL").
 ///
 /// Errors from PostgreSQL reach callers as ``AppSyncError`` (`InternalFailure`) saying what the
 /// store was doing and what the server said.
