@@ -48,7 +48,7 @@ public protocol ItemStore: Sendable {
     ///
     /// `build` may run more than once (a store that guessed the time too low asks again), so it
     /// must only compute. Stores whose writes run one at a time make it a ``write(_:)`` that
-    /// reads the key, stamps, puts and appends; PostgreSQL sends one statement. Beside other
+    /// reads the key, stamps, puts and appends; PostgreSQL makes one prepared call. Beside other
     /// writers, this is the way to add an item: a `get` that finds nothing followed by a `put`
     /// may overwrite an item another process inserts in between.
     func insert(_ model: ModelSchema, key: Item, now: Int, _ build: @Sendable (_ changedAt: Int) throws -> Item) async throws -> Item?

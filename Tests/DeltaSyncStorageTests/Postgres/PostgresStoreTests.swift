@@ -121,6 +121,25 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a schema whose name needs quoting: creates find its function, and another schema's store never sees them")
+    func quotedSchemaName() async throws {
+        let odd = "Tenant \"A\", " + PostgresCluster.uniqueSchema()
+        try await PostgresCluster.withStore([post], schema: odd) { store in
+            try await PostgresCluster.withStore([post]) { other in
+                for (target, id) in [(store, "in-odd"), (other, "in-other")] {
+                    let created = try await target.insert(post, key: ["id": .string(id)], now: 1_000) { t in
+                        ["id": .string(id), "_version": 1, "_lastChangedAt": .int(t)]
+                    }
+                    #expect(created != nil)
+                }
+                #expect(try await store.get(post, ["id": "in-odd"]) != nil)
+                #expect(try await store.get(post, ["id": "in-other"]) == nil)
+                #expect(try await other.get(post, ["id": "in-odd"]) == nil)
+                #expect(try await store.read { tx in try tx.deltaCount(of: post) } == 1)
+            }
+        }
+    }
+
     @Test("a failing statement surfaces as an AppSyncError saying what failed, and the store keeps working")
     func postgresErrors() async throws {
         try await PostgresCluster.withStore([post]) { store in
