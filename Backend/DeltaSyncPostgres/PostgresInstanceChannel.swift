@@ -300,4 +300,6 @@ extension PostgresItemStore: SharedItemStore {
     public func instanceChannel(named name: String) -> any InstanceChannel {
         PostgresInstanceChannel(name: name, store: self)
     }
+
+    public var outage: String? { reachability.down }
 }

@@ -255,10 +255,17 @@ public struct DeltaSyncServer: Sendable {
             exposedHeaders: [HTTPErrorResponse.errorTypeHeader.canonicalName]
         ))
         // Liveness and readiness, for container orchestrators: the store is open and the schema
-        // built before the router exists, so a server that answers at all is ready.
+        // built before the router exists, so a server that answers at all is alive, and ready
+        // unless its shared database is known to be unreachable (requests get 503s then, and a
+        // load balancer should send them elsewhere; restarting the process would not help).
+        let shared = store as? any SharedItemStore
         for path in ["health", "health/live", "health/ready"] {
             router.get(RouterPath(path)) { _, _ in
-                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+                var status = JSONValue.object(["status": "ok"]), code = HTTPResponse.Status.ok
+                if path == "health/ready", let outage = shared?.outage {
+                    (status, code) = (["status": "unavailable", "reason": .string(outage)], .serviceUnavailable)
+                }
+                return Response(status: code, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: status.jsonText)))
             }
         }
         let authentication = HTTPAuthentication(authentication: authentication, policy: policy)

@@ -129,6 +129,20 @@ def post(server, query, variables=None):
         return error.code, error.headers, json.loads(error.read())
 
 
+def health(server, which):
+    """`GET /health/<which>`: status and JSON body."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    url = server.url.rsplit("/graphql", 1)[0] + "/health/" + which
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
 def test_the_database_going_away_answers_503_and_serving_recovers_when_it_returns(server_factory):
     """A cluster of this test's own, stopped and started again under two running instances."""
     import tempfile
@@ -152,6 +166,12 @@ def test_the_database_going_away_answers_503_and_serving_recovers_when_it_return
         assert "PostgreSQL" in body["errors"][0]["message"]
         assert post(b, '{ getBlog(id: "before") { id } }')[0] == 503
         assert a.process.poll() is None and b.process.poll() is None, "an instance exited"
+        # Not ready (a load balancer sends requests elsewhere), but alive (a restart would not help).
+        for server in (a, b):
+            status, body = health(server, "ready")
+            assert status == 503 and body["status"] == "unavailable", body
+            assert body["reason"], body
+            assert health(server, "live") == (200, {"status": "ok"})
 
         subprocess.run(["bash", script, "up", str(folder)], check=True)
         # Each instance reconnects on its own schedule: retry as a client would, until it answers.
@@ -162,6 +182,12 @@ def test_the_database_going_away_answers_503_and_serving_recovers_when_it_return
                     break
                 asyncio.run(asyncio.sleep(0.5))
             assert body == {"data": {"getBlog": {"name": "kept"}}}
+            # Ready again once the instance has a connection (its listener's may come a moment later).
+            for _ in range(60):
+                if health(server, "ready")[0] == 200:
+                    break
+                asyncio.run(asyncio.sleep(0.5))
+            assert health(server, "ready") == (200, {"status": "ok"})
         assert post(a, create, {"i": {"id": "after", "name": "written"}})[0] == 200
         assert post(b, '{ getBlog(id: "during") { id } }')[2] == {"data": {"getBlog": None}}
 

@@ -14,6 +14,11 @@ public protocol SharedItemStore: ItemStore {
     /// one database, under different schemas, never hear each other). Each call makes a new
     /// member of the channel; it hears what the other members send, never what it sent itself.
     func instanceChannel(named name: String) -> any InstanceChannel
+
+    /// Why the shared database is known to be unreachable (a lost connection, the server
+    /// shutting down), or `nil` when it is not known to be: what a readiness check reports.
+    /// Known from the store's own connections, so it turns back to `nil` once one is made again.
+    var outage: String? { get }
 }
 
 /// One process's end of a channel between the processes that share a store.
