@@ -13,7 +13,7 @@ extension PostgresItemStore {
     /// floor above its guess, before it falls back to a write transaction.
     static let insertAttempts = 3
 
-    /// One call of ``PostgresInsertFunction``. The change time is this process's guess, above
+    /// One call of `deltasync_insert` (``PostgresFunctions``). The change time is this process's guess, above
     /// its own latest stamp (which is above every sync stamp this process made). A sync of
     /// another process can have moved the floor past it: then nothing is written, and the floor
     /// the call read says how far to go.

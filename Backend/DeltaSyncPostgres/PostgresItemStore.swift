@@ -207,7 +207,8 @@ public final class PostgresItemStore: ItemStore {
         try await withConnection { connection in
             try await withoutActuallyEscaping(body) { body in
                 try await self.threadPool.runBlocking { [catalog, writeLockKey, processClock] in
-                    let transaction = PostgresTransaction(connection: connection, catalog: catalog, mode: mode, processClock: processClock)
+                    let transaction = PostgresTransaction(
+                        connection: connection, catalog: catalog, mode: mode, storeLockKey: writeLockKey, processClock: processClock)
                     let result = try Self.inTransaction(connection, mode: mode, lockKey: writeLockKey) { _ in try body(transaction) }
                     // Committed: later stamps of this process go above it (a rolled-back stamp is not kept).
                     let stamped = transaction.touched.withLockedValue { $0.stamped }
@@ -256,17 +257,17 @@ public final class PostgresItemStore: ItemStore {
         }
     }
 
-    /// `BEGIN` … `COMMIT` around `body`, `ROLLBACK` when it throws. A write first takes the
-    /// store's lock, shared (`.write`) or exclusively (`.alone`).
+    /// `BEGIN` … `COMMIT` around `body`, `ROLLBACK` when it throws. An `.alone` write first
+    /// takes the store's lock exclusively; a `.write` takes it shared with its first item lock,
+    /// stamp or write (``PostgresTransaction/lockStore()``), saving a round trip.
     private static func inTransaction<T>(
         _ connection: BlockingConnection, mode: PostgresTransaction.Mode, lockKey: Int64, _ body: (BlockingConnection) throws -> T
     ) throws -> T {
         try connection.run("begin a transaction", mode == .read ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
         do {
-            if mode != .read {
+            if mode == .alone {
                 var b = SQLBuilder()
-                let lock = mode == .alone ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared"
-                try connection.run("take the write lock", "SELECT \(lock)(\(b.bind(Int(lockKey))))", b)
+                try connection.run("take the write lock", "SELECT pg_advisory_xact_lock(\(b.bind(Int(lockKey))))", b)
             }
             let result = try body(connection)
             try connection.run("commit a transaction", "COMMIT")

@@ -64,7 +64,7 @@ struct PostgresMigrator {
                 CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(table.tombstoneIndex)) ON \(table.qualifiedName) ("_ttl") WHERE "_deleted"
                 """)
         }
-        for sql in PostgresSyncLog.createSQL(catalog) + PostgresInstanceChannel.createSQL(catalog) + [PostgresInsertFunction.createSQL(catalog)] {
+        for sql in PostgresSyncLog.createSQL(catalog) + PostgresInstanceChannel.createSQL(catalog) + PostgresFunctions.createSQL(catalog) {
             try c.run("create the sync log", sql)
         }
         // A new clock starts after the latest change any item carries.

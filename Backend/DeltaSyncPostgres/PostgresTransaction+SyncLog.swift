@@ -20,8 +20,16 @@ extension PostgresTransaction {
         let clock = catalog.qualified(PostgresSyncLog.clock)
         let stamp: Int
         if mode == .write {
-            guard let floor = try connection.value(Int.self, "read the change clock", "SELECT last FROM \(clock)") else {
-                throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+            let floor: Int
+            if let known = touched.withLockedValue({ $0.floor }) {
+                floor = known
+            } else {
+                try lockStore()
+                guard let read = try connection.value(Int.self, "read the change clock", "SELECT last FROM \(clock)") else {
+                    throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
+                }
+                floor = read
+                touched.withLockedValue { $0.floor = read }
             }
             let processLast = processClock.withLockedValue { $0 }
             stamp = touched.withLockedValue { touched in
@@ -46,6 +54,7 @@ extension PostgresTransaction {
     /// - Throws: ``AppSyncError`` (`ValidationException`) when the item lacks a primary key value.
     func appendDelta(_ model: ModelSchema, item: Item, changedAt: Int) throws {
         _ = try catalog.table(for: model)  // a model this store holds
+        try lockStore()
         let key = try model.keyValues(of: item)
         // `put` stores a missing `_version` as 1; the delta says the same.
         let version = item["_version"]?.intValue ?? 1
@@ -58,6 +67,7 @@ extension PostgresTransaction {
     }
 
     func recordConflict(_ record: ConflictRecord) throws {
+        try lockStore()
         let conflicts = catalog.qualified(PostgresSyncLog.conflicts)
         var b = SQLBuilder()
         let values = [
@@ -78,6 +88,7 @@ extension PostgresTransaction {
     }
 
     func removeSyncLog(of model: String?) throws {
+        try lockStore()
         for table in [PostgresSyncLog.delta, PostgresSyncLog.conflicts] {
             var b = SQLBuilder()
             var sql = "DELETE FROM \(catalog.qualified(table))"

@@ -32,26 +32,61 @@ struct PostgresTransaction: ItemWriteTransaction {
         var latestChange = 0
         /// The latest time this transaction stamped: the process clock takes it at commit.
         var stamped = 0
+        /// Whether this `.write` transaction holds the store's lock.
+        var storeLocked = false
+        /// The floor, read after the store's lock: it cannot move while the lock is held shared.
+        var floor: Int?
     }
 
-    init(connection: BlockingConnection, catalog: PostgresCatalog, mode: Mode = .alone, processClock: NIOLockedValueBox<Int> = .init(0)) {
+    /// The store's advisory lock: a `.write` transaction takes it shared with its first item
+    /// lock, stamp or write (``lockStore()``); an `.alone` one holds it exclusively from its start.
+    let storeLockKey: Int64
+
+    init(
+        connection: BlockingConnection, catalog: PostgresCatalog, mode: Mode = .alone, storeLockKey: Int64 = 0,
+        processClock: NIOLockedValueBox<Int> = .init(0)
+    ) {
         self.connection = connection
         self.catalog = catalog
         self.mode = mode
+        self.storeLockKey = storeLockKey
         self.processClock = processClock
+    }
+
+    /// In a `.write` transaction, the store's lock, shared, before the first write or stamp:
+    /// usually taken with the first item's lock (``lockAndRead(_:key:)``), else here, in a
+    /// statement of its own.
+    func lockStore() throws {
+        guard mode == .write, !touched.withLockedValue({ $0.storeLocked }) else { return }
+        var b = SQLBuilder()
+        try connection.run("take the write lock", "SELECT pg_advisory_xact_lock_shared(\(b.bind(Int(storeLockKey))))", b)
+        touched.withLockedValue { $0.storeLocked = true }
     }
 
     /// In a `.write` transaction, takes the item's own lock (once per item) before the item is
     /// read or written: two transactions on one item run one after the other, others at once.
-    /// Taken in its own statement: under `READ COMMITTED` the next statement's snapshot is taken
-    /// after the lock is granted, so it sees the previous holder's commit.
-    private func lockItem(_ table: PostgresModelTable, key: String) throws {
-        guard mode == .write else { return }
+    /// One call of `deltasync_lock_read` (``PostgresFunctions``) takes it (the store's lock
+    /// first, when the transaction holds none yet) and reads the item and the floor after it, in
+    /// statements of the function's own, which see the previous holder's commit. Returns the
+    /// item's JSON as read then (`.some(nil)` for none); `nil` when no lock was taken (another
+    /// mode, or the item is locked already).
+    private func lockAndRead(_ table: PostgresModelTable, key: String) throws -> String?? {
+        guard mode == .write else { return nil }
         let lockKey = PostgresSQL.lockKey("deltasync.item:\(catalog.schema):\(table.name):\(key)")
-        let first = touched.withLockedValue { $0.items.insert(lockKey).inserted }
-        guard first else { return }
+        let (first, storeLocked) = touched.withLockedValue { ($0.items.insert(lockKey).inserted, $0.storeLocked) }
+        guard first else { return nil }
         var b = SQLBuilder()
-        try connection.run("lock an item of \(table.name)", "SELECT pg_advisory_xact_lock(\(b.bind(Int(lockKey))))", b)
+        let storeLock: Int? = storeLocked ? nil : Int(storeLockKey)
+        let function = catalog.qualified(PostgresFunctions.lockRead)
+        let sql = "SELECT found_item, clock_floor FROM \(function)(\(b.bind(storeLock))::bigint, \(b.bind(Int(lockKey))), \(b.bind(table.name)), \(b.bind(key)))"
+        let row = try connection.run("lock an item of \(table.name)", sql, b).rows.first
+        let item = try row?.column(0, String.self)
+        let floor = try row?.column(1, Int.self)
+        touched.withLockedValue { touched in
+            touched.storeLocked = true
+            if touched.floor == nil { touched.floor = floor }
+        }
+        return .some(item)
     }
 
     // MARK: - Reading
@@ -59,10 +94,15 @@ struct PostgresTransaction: ItemWriteTransaction {
     func get(_ model: ModelSchema, key: Item) throws -> Item? {
         let table = try catalog.table(for: model)
         let keyText = try table.key(of: key)
-        try lockItem(table, key: keyText)
-        var b = SQLBuilder()
-        let sql = "SELECT item::text FROM \(table.qualifiedName) WHERE key = \(b.bind(keyText))"
-        guard let text = try connection.value(String.self, "read an item of \(model.name)", sql, b) else { return nil }
+        let text: String?
+        if let locked = try lockAndRead(table, key: keyText) {
+            text = locked
+        } else {
+            var b = SQLBuilder()
+            let sql = "SELECT item::text FROM \(table.qualifiedName) WHERE key = \(b.bind(keyText))"
+            text = try connection.value(String.self, "read an item of \(model.name)", sql, b)
+        }
+        guard let text else { return nil }
         let item = try table.item(fromJSON: text)
         if mode == .write, let changed = item["_lastChangedAt"]?.intValue {
             touched.withLockedValue { $0.latestChange = max($0.latestChange, changed) }
@@ -138,7 +178,8 @@ struct PostgresTransaction: ItemWriteTransaction {
         let table = try catalog.table(for: model)
         let stored = try table.normalized(item)
         let keyText = try table.key(of: stored)
-        try lockItem(table, key: keyText)
+        _ = try lockAndRead(table, key: keyText)
+        try lockStore()
         var b = SQLBuilder()
         let key = b.bind(keyText)
         let json = b.bind(JSONValue.object(stored).jsonText)
@@ -154,12 +195,34 @@ struct PostgresTransaction: ItemWriteTransaction {
         try connection.run("write an item of \(model.name)", sql, b)
     }
 
+    /// ``put(_:_:)`` and ``appendDelta(_:item:changedAt:)`` in one call of
+    /// `deltasync_put_logged` (``PostgresFunctions``).
+    func putLogged(_ model: ModelSchema, _ item: Item, changedAt: Int) throws {
+        let table = try catalog.table(for: model)
+        let stored = try table.normalized(item)
+        let keyText = try table.key(of: stored)
+        _ = try lockAndRead(table, key: keyText)
+        try lockStore()
+        let storedText = JSONValue.object(stored).jsonText
+        let itemText = JSONValue.object(item).jsonText
+        var b = SQLBuilder()
+        let arguments = [
+            b.bind(model.name), b.bind(keyText), b.bind(storedText) + "::jsonb", b.bind(changedAt), b.bind(stored["_deleted"]?.boolValue) + "::boolean",
+            b.bind(stored["_ttl"]?.intValue) + "::bigint", b.bind(JSONValue.object(try model.keyValues(of: item)).jsonText),
+            // `appendDelta` logs the item as given (a missing `_version` as 1); usually `stored`'s text.
+            b.bind(item["_version"]?.intValue ?? 1), (itemText == storedText ? b.bind(String?.none) : b.bind(itemText)) + "::jsonb",
+        ]
+        let sql = "SELECT \(catalog.qualified(PostgresFunctions.putLogged))(\(arguments.joined(separator: ", ")))"
+        try connection.run("write an item of \(model.name)", sql, b)
+    }
+
     /// An insert that leaves a stored item alone (`ON CONFLICT (key) DO NOTHING`): whether the
     /// item went in. The unique index decides, so an item another transaction inserts at the
     /// same time is never overwritten, with or without its item lock.
     func putIfAbsent(_ model: ModelSchema, _ item: Item) throws -> Bool {
         let table = try catalog.table(for: model)
         let stored = try table.normalized(item)
+        try lockStore()
         var b = SQLBuilder()
         let sql = """
             INSERT INTO \(table.qualifiedName) (key, item, "_lastChangedAt", "_deleted", "_ttl")
@@ -174,7 +237,8 @@ struct PostgresTransaction: ItemWriteTransaction {
     func remove(_ model: ModelSchema, key: Item) throws -> Bool {
         let table = try catalog.table(for: model)
         let keyText = try table.key(of: key)
-        try lockItem(table, key: keyText)
+        _ = try lockAndRead(table, key: keyText)
+        try lockStore()
         var b = SQLBuilder()
         let sql = "DELETE FROM \(table.qualifiedName) WHERE key = \(b.bind(keyText))"
         return (try connection.run("remove an item of \(model.name)", sql, b).metadata.rows ?? 0) > 0
@@ -183,6 +247,7 @@ struct PostgresTransaction: ItemWriteTransaction {
     @discardableResult
     func removeAll(_ model: ModelSchema) throws -> Int {
         let table = try catalog.table(for: model)
+        try lockStore()
         return try connection.run("remove the items of \(model.name)", "DELETE FROM \(table.qualifiedName)").metadata.rows ?? 0
     }
 }

@@ -98,8 +98,7 @@ if let postgres {
             item["title"] = .string("Post \(n), edited")
             item["_version"] = .int((item["_version"]?.intValue ?? 0) + 1)
             item["_lastChangedAt"] = .int(changedAt)
-            try tx.put(post, item)
-            try tx.appendDelta(post, item: item, changedAt: changedAt)
+            try tx.putLogged(post, item, changedAt: changedAt)
         }
     }
     updateSeconds = try await BenchmarkSupport.seconds { try await concurrently(creates, offset: 0, update) }

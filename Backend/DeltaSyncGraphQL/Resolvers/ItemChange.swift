@@ -21,8 +21,7 @@ struct ItemChange: Sendable {
         } else if let updatedAt = model.timestamps.updatedAt, touchesUpdatedAt {
             item[updatedAt] = .string(AWSDateTimeFormat.string(fromMilliseconds: changedAt))
         }
-        try tx.put(model, item)
-        try tx.appendDelta(model, item: item, changedAt: changedAt)
+        try tx.putLogged(model, item, changedAt: changedAt)
         return item
     }
 

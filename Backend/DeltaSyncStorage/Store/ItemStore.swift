@@ -95,8 +95,7 @@ extension ItemStore {
             guard try tx.get(model, key: key) == nil else { return nil }
             let changedAt = try tx.stampChange(now: now)
             let item = try build(changedAt)
-            try tx.put(model, item)
-            try tx.appendDelta(model, item: item, changedAt: changedAt)
+            try tx.putLogged(model, item, changedAt: changedAt)
             return item
         }
     }
@@ -167,6 +166,22 @@ public protocol ItemWriteTransaction: ItemReadTransaction, SyncLogWriter {
     /// What a fixture reset and a snapshot import start from.
     @discardableResult
     func removeAll(_ model: ModelSchema) throws -> Int
+
+    /// A mutation's change: ``put(_:_:)`` of the item, then
+    /// ``SyncLogWriter/appendDelta(_:item:changedAt:)`` of it at `changedAt`, which a store may
+    /// send as one statement (PostgreSQL does).
+    ///
+    ///     let changedAt = try tx.stampChange(now: now)
+    ///     item["_lastChangedAt"] = .int(changedAt)
+    ///     try tx.putLogged(post, item, changedAt: changedAt)
+    func putLogged(_ model: ModelSchema, _ item: Item, changedAt: Int) throws
+}
+
+extension ItemWriteTransaction {
+    public func putLogged(_ model: ModelSchema, _ item: Item, changedAt: Int) throws {
+        try put(model, item)
+        try appendDelta(model, item: item, changedAt: changedAt)
+    }
 }
 
 /// A page request: how to reach items, which to keep, and where to resume.

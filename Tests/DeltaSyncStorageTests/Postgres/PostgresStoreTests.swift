@@ -102,7 +102,7 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("a create of a model that an older instance's migration left out of deltasync_insert still goes in, with its delta")
+    @Test("creates and updates of a model an older instance's migration left out of the functions still go in, with their deltas")
     func insertOfAModelTheFunctionDoesNotName() async throws {
         let schema = PostgresCluster.uniqueSchema()
         let reading = Fixtures.reading
@@ -116,8 +116,19 @@ struct PostgresStoreTests {
             #expect(created?["value"] == 2.5)
             #expect(try await newer.get(reading, key)?["value"] == 2.5)
             #expect(try await newer.insert(reading, key: key, now: 1_000) { _ in key } == nil, "the key is taken")
+            // An update: the item's lock and read, then the upsert and its delta, by `EXECUTE` too.
+            try await newer.write { tx in
+                var item = try #require(try tx.get(reading, key: key))
+                let changedAt = try tx.stampChange(now: 2_000)
+                item["value"] = 3.5
+                item["_version"] = 2
+                item["_lastChangedAt"] = .int(changedAt)
+                try tx.putLogged(reading, item, changedAt: changedAt)
+            }
+            #expect(try await newer.get(reading, key)?["value"] == 3.5)
             let page = try await newer.read { tx in try tx.deltas(reading, DeltaQuery(since: 0)) }
-            #expect(page.items.map { $0["sensor"] } == ["s1"])
+            #expect(page.items.map { $0["value"] } == [2.5, 3.5])
+            #expect(page.items.map { $0["_version"] } == [1, 2])
         }
     }
 
