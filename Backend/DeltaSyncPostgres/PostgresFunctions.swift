@@ -23,7 +23,7 @@ enum PostgresFunctions {
         [insertSQL(catalog), lockReadSQL(catalog), putLoggedSQL(catalog)]
     }
 
-    private static let columns = #"(key, item, "_lastChangedAt", "_deleted", "_ttl")"#
+    private static let columns = PostgresModelTable.rowColumns
 
     /// `statement(table)` for the table `p_model` names; for any other, `dynamic` (SQL text with
     /// `%I.%I` for schema and model) run by `EXECUTE … <tail>` (its `INTO` and `USING`).
@@ -97,7 +97,7 @@ enum PostgresFunctions {
 
     /// `INSERT … ON CONFLICT (key) DO UPDATE` of the item, then its delta row.
     static func putLoggedSQL(_ catalog: PostgresCatalog) -> String {
-        let update = #"ON CONFLICT (key) DO UPDATE SET item = EXCLUDED.item, "_lastChangedAt" = EXCLUDED."_lastChangedAt", "_deleted" = EXCLUDED."_deleted", "_ttl" = EXCLUDED."_ttl""#
+        let update = PostgresModelTable.replaceOnConflict
         let put = perModel(
             catalog, { "INSERT INTO \($0.qualifiedName) \(columns) VALUES (p_key, p_item, p_changed_at, p_deleted, p_ttl) \(update);" },
             dynamic: "INSERT INTO %I.%I \(columns) VALUES ($1, $2, $3, $4, $5) \(update)",

@@ -31,7 +31,7 @@ extension PostgresItemStore {
             // The metadata columns from the item itself, as `put` binds them.
             var b = SQLBuilder()
             let sql = """
-                INSERT INTO \(table.qualifiedName) (key, item, "_lastChangedAt", "_deleted", "_ttl")
+                INSERT INTO \(table.qualifiedName) \(PostgresModelTable.rowColumns)
                 SELECT k, i, (i->>'_lastChangedAt')::bigint, (i->>'_deleted')::boolean, (i->>'_ttl')::bigint
                 FROM unnest(\(b.bind(keys))::text[], \(b.bind(texts))::jsonb[]) AS r(k, i)
                 """

@@ -30,14 +30,12 @@ extension PostgresItemStore {
             guard try table.key(of: stored) == keyText else {
                 throw AppSyncError(.internalFailure, "The item built for \(model.name) has another key than \(keyText). Build the item with the key passed to insert.")
             }
-            let storedText = JSONValue.object(stored).jsonText
-            let itemText = JSONValue.object(item).jsonText
             let statement = PostgresInsertStatement(
-                lockKey: writeLockKey, model: model.name, key: keyText, item: storedText, changedAt: stamp,
+                lockKey: writeLockKey, model: model.name, key: keyText, item: JSONValue.object(stored).jsonText, changedAt: stamp,
                 deleted: stored["_deleted"]?.boolValue, ttl: stored["_ttl"]?.intValue,
                 deltaKey: JSONValue.object(try model.keyValues(of: item)).jsonText, version: stored["_version"]?.intValue ?? 1,
-                // The delta row holds the item as given, like `appendDelta`; usually the same text.
-                deltaItem: itemText == storedText ? nil : itemText)
+                // The delta row holds the item as given, like `appendDelta`; usually it is `stored`.
+                deltaItem: item == stored ? nil : JSONValue.object(item).jsonText)
             let (floor, written) = try await withConnection { [logger] connection in
                 do {
                     for try await (floor, written) in try await connection.connection.execute(statement, logger: logger) {

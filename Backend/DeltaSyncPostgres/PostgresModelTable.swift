@@ -12,6 +12,12 @@ import DeltaSyncSchema
 /// precision`, `boolean`). ``expression(_:)`` is the only place those expressions are written:
 /// queries use the very same text, which is what lets PostgreSQL match them with the indexes.
 struct PostgresModelTable: Sendable {
+    /// The columns a row is written with, in the order every insert names them.
+    static let rowColumns = #"(key, item, "_lastChangedAt", "_deleted", "_ttl")"#
+    /// An upsert's conflict clause: the stored row takes the new item and its columns.
+    static let replaceOnConflict =
+        #"ON CONFLICT (key) DO UPDATE SET item = EXCLUDED.item, "_lastChangedAt" = EXCLUDED."_lastChangedAt", "_deleted" = EXCLUDED."_deleted", "_ttl" = EXCLUDED."_ttl""#
+
     /// The stores' shared classification of a field's values.
     typealias Kind = FieldKind
 

@@ -187,10 +187,8 @@ struct PostgresTransaction: ItemWriteTransaction {
         let deleted = b.bind(stored["_deleted"]?.boolValue)
         let ttl = b.bind(stored["_ttl"]?.intValue)
         let sql = """
-            INSERT INTO \(table.qualifiedName) (key, item, "_lastChangedAt", "_deleted", "_ttl")
-            VALUES (\(key), \(json)::jsonb, \(changed), \(deleted), \(ttl))
-            ON CONFLICT (key) DO UPDATE SET item = EXCLUDED.item, "_lastChangedAt" = EXCLUDED."_lastChangedAt",
-                "_deleted" = EXCLUDED."_deleted", "_ttl" = EXCLUDED."_ttl"
+            INSERT INTO \(table.qualifiedName) \(PostgresModelTable.rowColumns)
+            VALUES (\(key), \(json)::jsonb, \(changed), \(deleted), \(ttl)) \(PostgresModelTable.replaceOnConflict)
             """
         try connection.run("write an item of \(model.name)", sql, b)
     }
@@ -203,14 +201,12 @@ struct PostgresTransaction: ItemWriteTransaction {
         let keyText = try table.key(of: stored)
         _ = try lockAndRead(table, key: keyText)
         try lockStore()
-        let storedText = JSONValue.object(stored).jsonText
-        let itemText = JSONValue.object(item).jsonText
         var b = SQLBuilder()
         let arguments = [
-            b.bind(model.name), b.bind(keyText), b.bind(storedText) + "::jsonb", b.bind(changedAt), b.bind(stored["_deleted"]?.boolValue) + "::boolean",
+            b.bind(model.name), b.bind(keyText), b.bind(JSONValue.object(stored).jsonText) + "::jsonb", b.bind(changedAt), b.bind(stored["_deleted"]?.boolValue) + "::boolean",
             b.bind(stored["_ttl"]?.intValue) + "::bigint", b.bind(JSONValue.object(try model.keyValues(of: item)).jsonText),
-            // `appendDelta` logs the item as given (a missing `_version` as 1); usually `stored`'s text.
-            b.bind(item["_version"]?.intValue ?? 1), (itemText == storedText ? b.bind(String?.none) : b.bind(itemText)) + "::jsonb",
+            // `appendDelta` logs the item as given (a missing `_version` as 1); usually it is `stored`.
+            b.bind(item["_version"]?.intValue ?? 1), b.bind(item == stored ? nil : JSONValue.object(item).jsonText) + "::jsonb",
         ]
         let sql = "SELECT \(catalog.qualified(PostgresFunctions.putLogged))(\(arguments.joined(separator: ", ")))"
         try connection.run("write an item of \(model.name)", sql, b)
@@ -225,7 +221,7 @@ struct PostgresTransaction: ItemWriteTransaction {
         try lockStore()
         var b = SQLBuilder()
         let sql = """
-            INSERT INTO \(table.qualifiedName) (key, item, "_lastChangedAt", "_deleted", "_ttl")
+            INSERT INTO \(table.qualifiedName) \(PostgresModelTable.rowColumns)
             VALUES (\(b.bind(try table.key(of: stored))), \(b.bind(JSONValue.object(stored).jsonText))::jsonb,
                 \(b.bind(stored["_lastChangedAt"]?.intValue)), \(b.bind(stored["_deleted"]?.boolValue)), \(b.bind(stored["_ttl"]?.intValue)))
             ON CONFLICT (key) DO NOTHING
