@@ -173,22 +173,29 @@ struct PostgresTransaction: ItemWriteTransaction {
 
     // MARK: - Writing
 
-    /// An upsert: `INSERT … ON CONFLICT (key) DO UPDATE`.
-    func put(_ model: ModelSchema, _ item: Item) throws {
+    /// The item as stored and its key, after its lock and the store's (in a `.write` transaction).
+    private func lockedRow(_ model: ModelSchema, _ item: Item) throws -> (table: PostgresModelTable, stored: Item, key: String) {
         let table = try catalog.table(for: model)
         let stored = try table.normalized(item)
-        let keyText = try table.key(of: stored)
-        _ = try lockAndRead(table, key: keyText)
+        let key = try table.key(of: stored)
+        _ = try lockAndRead(table, key: key)
         try lockStore()
+        return (table, stored, key)
+    }
+
+    /// The bound values of a row, in ``PostgresModelTable/rowColumns``' order.
+    private static func rowValues(_ stored: Item, key: String, _ b: inout SQLBuilder) -> String {
+        "(\(b.bind(key)), \(b.bind(JSONValue.object(stored).jsonText))::jsonb, \(b.bind(stored["_lastChangedAt"]?.intValue)), "
+            + "\(b.bind(stored["_deleted"]?.boolValue)), \(b.bind(stored["_ttl"]?.intValue)))"
+    }
+
+    /// An upsert: `INSERT … ON CONFLICT (key) DO UPDATE`.
+    func put(_ model: ModelSchema, _ item: Item) throws {
+        let (table, stored, key) = try lockedRow(model, item)
         var b = SQLBuilder()
-        let key = b.bind(keyText)
-        let json = b.bind(JSONValue.object(stored).jsonText)
-        let changed = b.bind(stored["_lastChangedAt"]?.intValue)
-        let deleted = b.bind(stored["_deleted"]?.boolValue)
-        let ttl = b.bind(stored["_ttl"]?.intValue)
         let sql = """
             INSERT INTO \(table.qualifiedName) \(PostgresModelTable.rowColumns)
-            VALUES (\(key), \(json)::jsonb, \(changed), \(deleted), \(ttl)) \(PostgresModelTable.replaceOnConflict)
+            VALUES \(Self.rowValues(stored, key: key, &b)) \(PostgresModelTable.replaceOnConflict)
             """
         try connection.run("write an item of \(model.name)", sql, b)
     }
@@ -196,14 +203,10 @@ struct PostgresTransaction: ItemWriteTransaction {
     /// ``put(_:_:)`` and ``appendDelta(_:item:changedAt:)`` in one call of
     /// `deltasync_put_logged` (``PostgresFunctions``).
     func putLogged(_ model: ModelSchema, _ item: Item, changedAt: Int) throws {
-        let table = try catalog.table(for: model)
-        let stored = try table.normalized(item)
-        let keyText = try table.key(of: stored)
-        _ = try lockAndRead(table, key: keyText)
-        try lockStore()
+        let (_, stored, key) = try lockedRow(model, item)
         var b = SQLBuilder()
         let arguments = [
-            b.bind(model.name), b.bind(keyText), b.bind(JSONValue.object(stored).jsonText) + "::jsonb", b.bind(changedAt), b.bind(stored["_deleted"]?.boolValue) + "::boolean",
+            b.bind(model.name), b.bind(key), b.bind(JSONValue.object(stored).jsonText) + "::jsonb", b.bind(changedAt), b.bind(stored["_deleted"]?.boolValue) + "::boolean",
             b.bind(stored["_ttl"]?.intValue) + "::bigint", b.bind(JSONValue.object(try model.keyValues(of: item)).jsonText),
             // `appendDelta` logs the item as given (a missing `_version` as 1); usually it is `stored`.
             b.bind(item["_version"]?.intValue ?? 1), b.bind(item == stored ? nil : JSONValue.object(item).jsonText) + "::jsonb",
@@ -222,9 +225,7 @@ struct PostgresTransaction: ItemWriteTransaction {
         var b = SQLBuilder()
         let sql = """
             INSERT INTO \(table.qualifiedName) \(PostgresModelTable.rowColumns)
-            VALUES (\(b.bind(try table.key(of: stored))), \(b.bind(JSONValue.object(stored).jsonText))::jsonb,
-                \(b.bind(stored["_lastChangedAt"]?.intValue)), \(b.bind(stored["_deleted"]?.boolValue)), \(b.bind(stored["_ttl"]?.intValue)))
-            ON CONFLICT (key) DO NOTHING
+            VALUES \(Self.rowValues(stored, key: try table.key(of: stored), &b)) ON CONFLICT (key) DO NOTHING
             """
         return (try connection.run("create an item of \(model.name)", sql, b).metadata.rows ?? 0) > 0
     }
