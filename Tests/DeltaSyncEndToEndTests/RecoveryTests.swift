@@ -4,7 +4,7 @@ import DeltaSyncTesting
 import Foundation
 import Testing
 
-@Suite("Recovering from a killed app, lost answers and a dropped connection")
+@Suite("Recovering from a killed app, lost answers and a dropped connection", .tags(.timing))
 struct RecoveryTests {
     @Test("an app killed with a pending outbox sends it after restart and loses nothing")
     func killedWithPendingOutbox() async throws {
