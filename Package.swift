@@ -181,6 +181,7 @@ let package = Package(
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

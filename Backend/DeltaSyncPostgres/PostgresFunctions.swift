@@ -9,12 +9,13 @@
 /// a model a function does not name (a newer schema's, while an older instance's migration wrote
 /// the functions last) goes through `EXECUTE`.
 ///
-/// - `deltasync_insert`: a create (``PostgresItemStore/insert(_:key:now:_:)``).
+/// - `deltasync_insert_rows`: creates (``PostgresItemStore/insert(_:key:now:_:)``), several
+///   requests' at once. (Earlier versions' one-row `deltasync_insert` may remain, unused.)
 /// - `deltasync_lock_read`: a write transaction's first touch of an item: the store's lock
 ///   shared (when the transaction does not hold it yet), the item's lock, the item, the floor.
 /// - `deltasync_put_logged`: an item's upsert and its delta row.
 enum PostgresFunctions {
-    static let insert = "deltasync_insert"
+    static let insert = "deltasync_insert_rows"
     static let lockRead = "deltasync_lock_read"
     static let putLogged = "deltasync_put_logged"
 
@@ -36,10 +37,12 @@ enum PostgresFunctions {
         return "CASE p_model\n" + whens.joined(separator: "\n") + "\nELSE \(dynamic)\nEND CASE;"
     }
 
-    /// The store's lock shared, the floor, and only when the caller's change time is above it,
-    /// the item (`ON CONFLICT (key) DO NOTHING`: the primary key's unique index decides whether
-    /// the key is free, whoever inserts at the same time) and then, only when it went in, its
-    /// delta row. Returns the floor and whether the item was written.
+    /// The store's lock shared and the floor, then for each row whose change time is above the
+    /// floor, the item (`ON CONFLICT (key) DO NOTHING`: the primary key's unique index decides
+    /// whether the key is free, whoever inserts at the same time, another row of the same call
+    /// too) and then, only when it went in, its delta row. Returns the floor and, for each row,
+    /// whether it was written. The rows are creates of several requests (``PostgresInsertGroup``);
+    /// each is decided on its own, and all commit together.
     static func insertSQL(_ catalog: PostgresCatalog) -> String {
         let insert = perModel(
             catalog, { "INSERT INTO \($0.qualifiedName) \(columns) VALUES (p_key, p_item, p_changed_at, p_deleted, p_ttl) ON CONFLICT (key) DO NOTHING;" },
@@ -47,26 +50,40 @@ enum PostgresFunctions {
             tail: "USING p_key, p_item, p_changed_at, p_deleted, p_ttl")
         return """
             CREATE OR REPLACE FUNCTION \(catalog.qualified(Self.insert))(
-                p_lock_key bigint, p_model text, p_key text, p_item jsonb, p_changed_at bigint, p_deleted boolean, p_ttl bigint,
-                p_delta_key text, p_version bigint, p_delta_item jsonb, OUT clock_floor bigint, OUT written boolean)
+                p_lock_key bigint, p_models text[], p_keys text[], p_items text[], p_changed_ats bigint[], p_deleteds boolean[],
+                p_ttls bigint[], p_delta_keys text[], p_versions bigint[], p_delta_items text[],
+                OUT clock_floor bigint, OUT written boolean[])
             LANGUAGE plpgsql VOLATILE AS $deltasync$
             DECLARE
                 inserted bigint;
+                p_model text;
+                p_key text;
+                p_item jsonb;
+                p_changed_at bigint;
+                p_deleted boolean;
+                p_ttl bigint;
             BEGIN
                 PERFORM pg_advisory_xact_lock_shared(p_lock_key);
                 SELECT last INTO clock_floor FROM \(catalog.qualified(PostgresSyncLog.clock)) WHERE id = 0;
-                written := false;
-                IF clock_floor IS NULL OR clock_floor >= p_changed_at THEN
+                written := array_fill(false, ARRAY[cardinality(p_keys)]);
+                IF clock_floor IS NULL THEN
                     RETURN;
                 END IF;
-                \(insert)
-                GET DIAGNOSTICS inserted = ROW_COUNT;
-                IF inserted = 0 THEN
-                    RETURN;
-                END IF;
-                INSERT INTO \(catalog.qualified(PostgresSyncLog.delta)) (model, changed_at, key, version, item)
-                VALUES (p_model, p_changed_at, p_delta_key, p_version, coalesce(p_delta_item, p_item));
-                written := true;
+                FOR i IN 1 .. cardinality(p_keys) LOOP
+                    p_changed_at := p_changed_ats[i];
+                    CONTINUE WHEN p_changed_at <= clock_floor;
+                    p_model := p_models[i];
+                    p_key := p_keys[i];
+                    p_item := p_items[i]::jsonb;
+                    p_deleted := p_deleteds[i];
+                    p_ttl := p_ttls[i];
+                    \(insert)
+                    GET DIAGNOSTICS inserted = ROW_COUNT;
+                    CONTINUE WHEN inserted = 0;
+                    INSERT INTO \(catalog.qualified(PostgresSyncLog.delta)) (model, changed_at, key, version, item)
+                    VALUES (p_model, p_changed_at, p_delta_keys[i], p_versions[i], coalesce(p_delta_items[i]::jsonb, p_item));
+                    written[i] := true;
+                END LOOP;
             END
             $deltasync$
             """

@@ -3,18 +3,26 @@ import DeltaSyncSchema
 import DeltaSyncStorage
 import PostgresNIO
 
-// A create as one call. The general write path (`write`) is a transaction of seven round trips:
-// BEGIN, the store lock, the item lock, the read, the floor, the upsert with its delta row,
+// A create as one call. The general write path (`write`) is a transaction of four round trips:
+// BEGIN, the locks with the read of the item and the floor, the upsert with its delta row,
 // COMMIT. A create reads nothing of the item: the primary key's unique index decides whether the
-// key is free. So it is one prepared call of `deltasync_insert` in a transaction of its own, with
-// the same guarantees (docs/architecture.md, "Why `startedAt` is safe on PostgreSQL").
+// key is free. So it is one prepared call of `deltasync_insert_rows` in a transaction of its own,
+// with the same guarantees (docs/architecture.md, "Why `startedAt` is safe on PostgreSQL"), and
+// creates that arrive together share that call (`PostgresInsertGroup`).
 extension PostgresItemStore {
     /// How often ``insert(_:key:now:_:)`` stamps again when another process's sync moved the
     /// floor above its guess, before it falls back to a write transaction.
     static let insertAttempts = 3
 
-    /// One call of `deltasync_insert` (``PostgresFunctions``). The change time is this process's guess, above
-    /// its own latest stamp (which is above every sync stamp this process made). A sync of
+    /// How many calls of `deltasync_insert_rows` run at once; more creates than that wait for
+    /// the next call and share it. Two keep one call filling while the other runs, and a lone
+    /// create beside one in flight does not wait; more calls mean smaller groups, which cost the
+    /// database more per create (docs/benchmarks.md, "Creates in groups").
+    static let insertCalls = 2
+
+    /// A row of a call of `deltasync_insert_rows` (``PostgresFunctions``), which creates arriving
+    /// at the same time share (``PostgresInsertGroup``). The change time is this process's guess,
+    /// above its own latest stamp (which is above every sync stamp this process made). A sync of
     /// another process can have moved the floor past it: then nothing is written, and the floor
     /// the call read says how far to go.
     ///
@@ -30,22 +38,13 @@ extension PostgresItemStore {
             guard try table.key(of: stored) == keyText else {
                 throw AppSyncError(.internalFailure, "The item built for \(model.name) has another key than \(keyText). Build the item with the key passed to insert.")
             }
-            let statement = PostgresInsertStatement(
-                lockKey: writeLockKey, model: model.name, key: keyText, item: JSONValue.object(stored).jsonText, changedAt: stamp,
+            let create = PostgresInsertStatement.Create(
+                model: model.name, key: keyText, item: JSONValue.object(stored).jsonText, changedAt: stamp,
                 deleted: stored["_deleted"]?.boolValue, ttl: stored["_ttl"]?.intValue,
                 deltaKey: JSONValue.object(try model.keyValues(of: item)).jsonText, version: stored["_version"]?.intValue ?? 1,
                 // The delta row holds the item as given, like `appendDelta`; usually it is `stored`.
                 deltaItem: item == stored ? nil : JSONValue.object(item).jsonText)
-            let (floor, written) = try await withConnection { [logger] connection in
-                do {
-                    for try await (floor, written) in try await connection.connection.execute(statement, logger: logger) {
-                        if let floor, let written { return (floor, written) }
-                    }
-                } catch {
-                    throw PostgresSQL.wrap(error, "create an item of \(model.name)")
-                }
-                throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
-            }
+            let (floor, written) = try await insertGroup.submit(create) { creates in try await self.insertRows(creates) }
             if written {
                 processClock.withLockedValue { $0 = max($0, stamp) }
                 return item
@@ -61,6 +60,22 @@ extension PostgresItemStore {
             guard try tx.putIfAbsent(model, item) else { return nil }
             try tx.appendDelta(model, item: item, changedAt: changedAt)
             return item
+        }
+    }
+
+    /// One call of `deltasync_insert_rows` for `creates`: the floor it read and, per create,
+    /// whether it was written.
+    private func insertRows(_ creates: [PostgresInsertStatement.Create]) async throws -> [(floor: Int, written: Bool)] {
+        let statement = PostgresInsertStatement(lockKey: writeLockKey, creates: creates)
+        return try await withConnection { [logger] connection in
+            do {
+                for try await (floor, written) in try await connection.connection.execute(statement, logger: logger) {
+                    if let floor, let written, written.count == creates.count { return written.map { (floor, $0) } }
+                }
+            } catch {
+                throw PostgresSQL.wrap(error, "create \(creates.count == 1 ? "an item" : "\(creates.count) items") of \(Set(creates.map(\.model)).sorted().joined(separator: ", "))")
+            }
+            throw AppSyncError(.internalFailure, "The change clock row is missing from \(PostgresSyncLog.clock). Reconnect the store to recreate it.")
         }
     }
 }

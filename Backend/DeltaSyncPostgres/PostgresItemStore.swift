@@ -38,9 +38,10 @@ import PostgresNIO
 /// writes the item: writes of different items, from any number of processes, run at once, and a
 /// read-check-write of one item never interleaves with another of the same item (no `_version`
 /// twice). A sync's stamp (``stampSync(now:)``), resets, seeds, restores and the purge take the
-/// store's lock exclusively (``writeAlone(_:)``). A create is not a transaction but one prepared
-/// call of the schema's `deltasync_insert` function (``insert(_:key:now:_:)``), found through
-/// the pool's `search_path`, which is the store's schema. docs/architecture.md argues why
+/// store's lock exclusively (``writeAlone(_:)``). A create is not a transaction but a row of one
+/// prepared call of the schema's `deltasync_insert_rows` function (``insert(_:key:now:_:)``),
+/// which creates arriving together share, found through the pool's `search_path`, which is the
+/// store's schema. docs/architecture.md argues why
 /// `startedAt` stays safe ("Why `startedAt` is safe on PostgreSQL").
 ///
 /// Errors from PostgreSQL reach callers as ``AppSyncError`` (`InternalFailure`) saying what the
@@ -63,6 +64,9 @@ public final class PostgresItemStore: ItemStore {
     let logger: Logger
     /// The advisory lock every write transaction takes.
     package let writeLockKey: Int64
+    /// Creates arriving together share a call (``insert(_:key:now:_:)``).
+    let insertGroup = PostgresInsertGroup<PostgresInsertStatement.Create, (floor: Int, written: Bool)>(
+        calls: PostgresItemStore.insertCalls, rowsPerCall: 64)
     /// The advisory lock one purge holds, so that only one instance purges at a time.
     package let purgeLockKey: Int64
 
@@ -123,7 +127,7 @@ public final class PostgresItemStore: ItemStore {
         case .require: configuration.tls = .require(.makeClientConfiguration())
         }
         configuration.options.maximumConnections = settings.poolSize
-        // Statements name every table with its schema; the prepared call of `deltasync_insert`
+        // Statements name every table with its schema; the prepared call of `deltasync_insert_rows`
         // is one text for all stores, and finds the function through the path.
         configuration.options.additionalStartupParameters = [("search_path", PostgresSQL.identifier(settings.schema))]
         configuration.options.connectTimeout = .seconds(settings.connectTimeout)

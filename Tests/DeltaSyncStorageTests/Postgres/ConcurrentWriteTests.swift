@@ -155,4 +155,33 @@ import Testing
             }
         }
     }
+
+    @Test("many creates at once on one process share calls: each key stored once, with one delta row")
+    func groupedInserts() async throws {
+        try await PostgresCluster.withStore([post], schema: PostgresCluster.uniqueSchema()) { store in
+            let keys = 40
+            // Each key twice, so that a call can carry both creates of one key.
+            let results = try await withThrowingTaskGroup(of: (String, Item?).self) { tasks in
+                for n in 0..<(2 * keys) {
+                    let id = "k\(n % keys)"
+                    tasks.addTask {
+                        (id, try await store.insert(post, key: ["id": .string(id)], now: 0) { t in
+                            ["id": .string(id), "title": .string("create \(n)"), "_version": 1, "_lastChangedAt": .int(t)]
+                        })
+                    }
+                }
+                return try await tasks.reduce(into: [String: [Item]]()) { stored, result in
+                    if let item = result.1 { stored[result.0, default: []].append(item) }
+                }
+            }
+            #expect(results.count == keys, "every key stored")
+            #expect(results.values.allSatisfy { $0.count == 1 }, "by one create only")
+            for (id, items) in results {
+                #expect(try await store.get(post, ["id": .string(id)]) == items.first)
+            }
+            let deltas = try await store.deltaPages(post, DeltaQuery(since: 0)).flatMap(\.items)
+            #expect(deltas.count == keys, "one delta row per stored item")
+            #expect(Set(deltas.compactMap { $0["title"]?.stringValue }) == Set(results.values.compactMap { $0.first?["title"]?.stringValue }))
+        }
+    }
 }
