@@ -16,14 +16,13 @@ enum Deadline {
                 if first { continuation.resume(returning: value) }
                 return first
             }
-            let timer = Task {
-                try? await Task.sleep(for: limit)
-                guard !Task.isCancelled, finish(nil) else { return }
+            let entry = DeadlineWatch.shared.add(after: limit) {
+                guard finish(nil) else { return }
                 state.withLockedValue { $0.worker }?.cancel()
             }
             let worker = Task {
                 let value = await work()
-                timer.cancel()
+                DeadlineWatch.shared.remove(entry)
                 _ = finish(value)
             }
             state.withLockedValue { $0.worker = worker }
