@@ -19,12 +19,17 @@ import PostgresNIO
 /// after 0.1 s, doubling up to 5 s, and what was sent meanwhile is missed (clients catch up
 /// with a delta sync, as after any lost subscription).
 ///
-/// **Each message once, in order.** A payload is `ORIGIN SEQ i TEXT` (inline) or `ORIGIN SEQ r
-/// ID` (stored): the member's random id and a number that grows by one per message. PostgreSQL
-/// delivers a session's notifications in commit order, so a receiver sees each sender's numbers
-/// increasing; one not above the last seen from that sender is dropped, and a member ignores its
-/// own. (The numbers also keep payloads distinct: PostgreSQL folds identical notifications sent
-/// in one transaction into one.)
+/// **Each message once, in order.** Each message has a number that grows by one per message
+/// of its sender, which every payload carries with the sender's random id (``ChannelPayload``).
+/// PostgreSQL delivers a session's notifications in commit order, so a receiver sees each
+/// sender's numbers increasing; a message not above the last seen from that sender is dropped,
+/// and a member ignores its own. (The numbers also keep payloads distinct: PostgreSQL folds
+/// identical notifications sent in one transaction into one.)
+///
+/// **Several messages in one notification.** Consecutive short messages of a batch share a
+/// payload up to its limit: each notification costs PostgreSQL a queue entry and a message to
+/// every listening session, this member's own included, and costs each member a message to
+/// read, so a burst of mutations is sent as few notifications as fit.
 final class PostgresInstanceChannel: InstanceChannel {
     /// Longest message sent inline. NOTIFY refuses payloads of 8,000 bytes or more; the prefix
     /// takes under 40.
@@ -142,26 +147,25 @@ final class PostgresInstanceChannel: InstanceChannel {
     }
 
     private func notify(_ batch: [String], firstNumber: Int, on connection: PostgresConnection) async throws {
-        var payloads: [String] = []
-        payloads.reserveCapacity(batch.count)
+        var payloads = PayloadPacker(origin: origin)
         for (offset, message) in batch.enumerated() {
-            let prefix = "\(origin) \(firstNumber + offset) "
-            if message.utf8.count <= Self.inlineLimit {
-                payloads.append(prefix + "i " + message)
-            } else {
-                var b = SQLBuilder()
-                let sql = """
-                    WITH expired AS (DELETE FROM \(messages) WHERE sent_at < now() - interval '5 minutes')
-                    INSERT INTO \(messages) (body) VALUES (\(b.bind(message))) RETURNING id
-                    """
-                let rows = try await connection.query(b.query(sql), logger: logger).get().rows
-                guard let id = try rows.first?.column(0, Int.self) else { continue }
-                payloads.append(prefix + "r \(id)")
+            let number = firstNumber + offset
+            guard message.utf8.count > Self.inlineLimit else {
+                payloads.add(message, number: number)
+                continue
             }
+            var b = SQLBuilder()
+            let sql = """
+                WITH expired AS (DELETE FROM \(messages) WHERE sent_at < now() - interval '5 minutes')
+                INSERT INTO \(messages) (body) VALUES (\(b.bind(message))) RETURNING id
+                """
+            let rows = try await connection.query(b.query(sql), logger: logger).get().rows
+            guard let id = try rows.first?.column(0, Int.self) else { continue }
+            payloads.addStored(id: id, number: number)
         }
         var b = SQLBuilder()
         // unnest returns the array's elements in order, and the select list runs row by row.
-        let sql = "SELECT pg_notify(\(b.bind(channel)), p) FROM unnest(\(b.bind(payloads))::text[]) AS p"
+        let sql = "SELECT pg_notify(\(b.bind(channel)), p) FROM unnest(\(b.bind(payloads.finish()))::text[]) AS p"
         _ = try await connection.query(b.query(sql), logger: logger).get()
     }
 
@@ -236,7 +240,7 @@ final class PostgresInstanceChannel: InstanceChannel {
                     failures = 0
                     pause = .milliseconds(100)
                     for try await notification in notifications {
-                        if let message = try await message(in: notification.payload, on: made) { receive(message) }
+                        for message in try await messages(in: notification.payload, on: made) { receive(message) }
                     }
                 }
                 try? await made.close()
@@ -261,32 +265,35 @@ final class PostgresInstanceChannel: InstanceChannel {
         }
     }
 
-    /// The message a payload carries; `nil` for this member's own, one seen already, or one
-    /// that cannot be read (logged).
-    private func message(in payload: String, on connection: PostgresConnection) async throws -> String? {
-        let parts = payload.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 4, let number = Int(parts[1]), parts[2] == "i" || parts[2] == "r" else {
+    /// The messages a payload carries that are new: none for this member's own, for ones seen
+    /// already, or for a payload that cannot be read (logged).
+    private func messages(in payload: String, on connection: PostgresConnection) async throws -> [String] {
+        guard let parsed = ChannelPayload(payload) else {
             logger.warning("a notification on the events channel is not DeltaSync's", metadata: ["payload": "\(payload.prefix(80))"])
-            return nil
+            return []
         }
-        let sender = String(parts[0])
-        guard sender != origin else { return nil }
-        let fresh = state.withLockedValue { state -> Bool in
-            if let last = state.lastReceived[sender], number <= last { return false }
-            state.lastReceived[sender] = number
-            return true
+        guard parsed.origin != origin else { return [] }
+        // Numbered first to last; keep those above the last seen from this sender.
+        let count = parsed.count
+        let skip = state.withLockedValue { state -> Int in
+            let last = state.lastReceived[parsed.origin] ?? (parsed.first - 1)
+            state.lastReceived[parsed.origin] = max(last, parsed.first + count - 1)
+            return max(0, min(count, last - parsed.first + 1))
         }
-        guard fresh else { return nil }
-        if parts[2] == "i" { return String(parts[3]) }
-        guard let id = Int(parts[3]) else { return nil }
-        var b = SQLBuilder()
-        let sql = "SELECT body FROM \(messages) WHERE id = \(b.bind(id))"
-        let rows = try await connection.query(b.query(sql), logger: logger).get().rows
-        guard let body = try rows.first?.column(0, String.self) else {
-            logger.warning("a long event from another instance was gone before it was read", metadata: ["id": "\(id)"])
-            return nil
+        guard skip < count else { return [] }
+        switch parsed.body {
+        case .inline(let texts):
+            return Array(texts.dropFirst(skip))
+        case .stored(let id):
+            var b = SQLBuilder()
+            let sql = "SELECT body FROM \(messages) WHERE id = \(b.bind(id))"
+            let rows = try await connection.query(b.query(sql), logger: logger).get().rows
+            guard let body = try rows.first?.column(0, String.self) else {
+                logger.warning("a long event from another instance was gone before it was read", metadata: ["id": "\(id)"])
+                return []
+            }
+            return [body]
         }
-        return body
     }
 }
 
