@@ -1,10 +1,13 @@
 import PostgresNIO
 
 /// The call of `deltasync_insert_rows` (``PostgresFunctions``) for the creates of one
-/// ``PostgresInsertGroup`` call, prepared once per connection (postgres-nio keeps it by this
-/// type's name). The function is found through the connection's `search_path`, which the store
+/// ``PostgresInsertGroup`` call, prepared once per connection (postgres-nio keeps it by
+/// ``name``). The function is found through the connection's `search_path`, which the store
 /// sets to its schema: a prepared statement's SQL is one text for every store.
 struct PostgresInsertStatement: PostgresPreparedStatement {
+    /// The statement's name on each connection. Spelled out: postgres-nio's default reflects the
+    /// type's name on every execution.
+    static let name = "deltasync_insert_rows_v1"
     static let sql = "SELECT clock_floor, written FROM \(PostgresFunctions.insert)($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
     static let bindingDataTypes: [PostgresDataType] = [
         .int8, .textArray, .textArray, .textArray, .int8Array, .boolArray, .int8Array, .textArray, .int8Array, .textArray,

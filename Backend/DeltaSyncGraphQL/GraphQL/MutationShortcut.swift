@@ -6,8 +6,8 @@ import OrderedCollections
 /// DataStore client sends for every local change (one root field, its arguments from
 /// variables, a selection of the model's fields).
 ///
-/// Planned once per document (``ResponsePlan``). Per request, its variables are coerced by
-/// ``VariableCoercion``, the mutation runs, and ``ItemProjection`` completes the result.
+/// Planned once per document (``ResponsePlan``), its variables' coercion too
+/// (``VariableCoercion/plan(for:)``). Per request, the variables are coerced, the mutation runs, and ``ItemProjection`` completes the result.
 /// Whatever it does not handle goes to the executor: before the mutation runs, a variable the
 /// library would refuse; after it, a failed mutation or a result projection cannot complete,
 /// which the executor then shapes from the outcome handed to it (``RequestScope``) without
@@ -21,9 +21,17 @@ struct MutationShortcut: @unchecked Sendable {
     private let mutation: ExecutableSchema.ModelMutation
     private let projection: ItemProjection
     private let plan: ItemPlan
-    private let operation: OperationDefinition
-    private let definition: GraphQLField
-    private let schema: GraphQLSchema
+    /// Each defined variable and how to coerce it.
+    private let variables: [(name: String, plan: VariableCoercion.Plan)]
+    /// The field's arguments in definition order: the variable passed to each, else its default.
+    private let arguments: [Argument]
+
+    private struct Argument {
+        let name: String
+        let variable: String?
+        let defaultValue: Map?
+        let nonNull: Bool
+    }
 
     /// The response key of the mutation's result.
     var responseKey: String { field.alias?.value ?? field.name.value }
@@ -39,62 +47,58 @@ struct MutationShortcut: @unchecked Sendable {
             field.arguments.allSatisfy({ definition.args[$0.name.value] != nil && $0.value is Variable }),
             operation.variableDefinitions.allSatisfy({ $0.defaultValue == nil })
         else { return nil }
+        // A variable of a type that is no input type: the library reports it.
+        var variables: [(name: String, plan: VariableCoercion.Plan)] = []
+        for variable in operation.variableDefinitions {
+            guard let type = VariableCoercion.type(variable.type, in: schema.graphQL) else { return nil }
+            variables.append((variable.variable.name.value, VariableCoercion.plan(for: type)))
+        }
+        self.variables = variables
+        self.arguments = definition.args.map { name, argument in
+            Argument(
+                name: name, variable: (field.arguments.first { $0.name.value == name }?.value as? Variable)?.name.value,
+                defaultValue: argument.defaultValue, nonNull: argument.type is GraphQLNonNull)
+        }
         self.field = field
         self.selection = selection
         self.fragments = fragments
         self.mutation = mutation
         self.projection = schema.projection
         self.plan = plan
-        self.operation = operation
-        self.definition = definition
-        self.schema = schema.graphQL
     }
 
-    /// Every defined variable, coerced as the library would; `nil` where it would refuse one
-    /// or a definition has a default (left to the library).
-    private static func variables(
-        _ definitions: [VariableDefinition], _ given: [String: JSONValue], schema: GraphQLSchema
-    ) -> [String: Map]? {
+    /// Every defined variable, coerced as the library would; `nil` where it would refuse one.
+    private func coerced(_ given: [String: JSONValue]) -> [String: Map]? {
         var coerced: [String: Map] = [:]
-        for definition in definitions {
-            guard definition.defaultValue == nil, let type = VariableCoercion.type(definition.type, in: schema),
-                let value = VariableCoercion.coerce(given[definition.variable.name.value]?.map ?? .undefined, to: type)
-            else { return nil }
-            coerced[definition.variable.name.value] = value
+        coerced.reserveCapacity(variables.count)
+        for (name, plan) in variables {
+            guard let value = VariableCoercion.coerce(given[name]?.map ?? .undefined, with: plan) else { return nil }
+            coerced[name] = value
         }
         return coerced
     }
 
     /// The field's arguments in definition order, as the library resolves them: a variable's
-    /// coerced value (`.undefined` when not given), else the default. `nil` for an argument
-    /// written inline (left to the library) or a missing value for a non-null argument.
+    /// coerced value (`.undefined` when not given), else the default. `nil` for a missing value
+    /// of a non-null argument.
     ///
     /// A validated document only passes a variable where its type fits the argument's, so a
     /// coerced variable needs no second check against the argument's type.
-    private static func arguments(_ field: GraphQL.Field, definition: GraphQLField, variables: [String: Map]) -> Map? {
-        guard field.arguments.allSatisfy({ definition.args[$0.name.value] != nil }) else { return nil }
-        var arguments = OrderedDictionary<String, Map>()
-        for (name, argument) in definition.args {
-            let value: Map
-            if let given = field.arguments.first(where: { $0.name.value == name }) {
-                guard let variable = given.value as? Variable else { return nil }
-                value = variables[variable.name.value] ?? .undefined
-            } else {
-                value = argument.defaultValue ?? .undefined
-            }
-            guard !(argument.type is GraphQLNonNull) || (value != .undefined && value != .null) else { return nil }
-            arguments[name] = value
+    private func arguments(_ variables: [String: Map]) -> Map? {
+        var resolved = OrderedDictionary<String, Map>(minimumCapacity: arguments.count)
+        for argument in arguments {
+            let value = argument.variable.map { variables[$0] ?? .undefined } ?? argument.defaultValue ?? .undefined
+            guard !argument.nonNull || (value != .undefined && value != .null) else { return nil }
+            resolved[argument.name] = value
         }
-        return .dictionary(arguments)
+        return .dictionary(resolved)
     }
 
     /// Runs the mutation with a request's variables. Returns the result for `data`, or the
     /// mutation's outcome for the executor to complete (``RequestScope``'s earlier results);
     /// `nil`, having run nothing, when the executor must coerce the variables.
     func run(variables: [String: JSONValue], caller: Caller? = nil) async -> Result<Map, Failure>? {
-        guard let coerced = Self.variables(operation.variableDefinitions, variables, schema: schema),
-            let arguments = Self.arguments(field, definition: definition, variables: coerced)
-        else { return nil }
+        guard let coerced = coerced(variables), let arguments = arguments(coerced) else { return nil }
         let outcome: Result<ItemObject, any Error>
         do {
             let call = MutationField(name: field.name.value, selections: [selection], fragments: fragments)
