@@ -6,7 +6,12 @@ public struct ModelSchema: Sendable, Equatable {
     /// fields (relation fields included), implicit foreign keys, then `createdAt`/`updatedAt`
     /// when timestamps are on. The sync metadata (`_version`, `_deleted`, `_lastChangedAt`) is
     /// not listed here: it exists on every model.
-    public var fields: [Field]
+    public var fields: [Field] {
+        didSet { storedFields = fields.filter { $0.relation == nil } }
+    }
+    /// Fields that hold a value in the item (everything but relation fields). Kept with
+    /// `fields`: every write reads it.
+    public private(set) var storedFields: [Field]
     public var primaryKey: PrimaryKey
     /// `@index` (v2) or named `@key` (v1) secondary indexes, plus the indexes relations need.
     public var indexes: [Index]
@@ -36,6 +41,7 @@ public struct ModelSchema: Sendable, Equatable {
     ) {
         self.name = name
         self.fields = fields
+        self.storedFields = fields.filter { $0.relation == nil }
         self.primaryKey = primaryKey
         self.indexes = indexes
         self.operations = operations
@@ -46,9 +52,6 @@ public struct ModelSchema: Sendable, Equatable {
     }
 
     public func field(named name: String) -> Field? { fields.first { $0.name == name } }
-
-    /// Fields that hold a value in the item (everything but relation fields).
-    public var storedFields: [Field] { fields.filter { $0.relation == nil } }
 
     /// Relation fields (`@hasMany`, `@hasOne`, `@belongsTo`, `@manyToMany`).
     public var relationFields: [Field] { fields.filter { $0.relation != nil } }

@@ -151,7 +151,7 @@ package struct RequestExecutor: Sendable {
                 switch outcome {
                 case .success(let result):
                     let data = Map.dictionary([shortcut.responseKey: result])
-                    publishEvents(of: plan, data: data, document: prepared.document, request: request)
+                    publishEvents(of: plan, data: data, fragments: prepared.fragments, request: request)
                     return (Self.body(data: data, errors: []), [], plan.summary)
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
@@ -165,7 +165,7 @@ package struct RequestExecutor: Sendable {
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
             if plan.operationType == .mutation {
-                publishEvents(of: plan, data: data, document: prepared.document, request: request)
+                publishEvents(of: plan, data: data, fragments: prepared.fragments, request: request)
             }
             return (Self.body(data: data, errors: errors, scope: scope), splices, plan.summary)
         } catch let error as GraphQLError {
@@ -177,10 +177,10 @@ package struct RequestExecutor: Sendable {
     }
 
     /// Hands subscribers the events of a mutation's results.
-    private func publishEvents(of plan: ResponsePlan, data: Map?, document: Document, request: OperationRequest) {
+    private func publishEvents(of plan: ResponsePlan, data: Map?, fragments: [String: FragmentDefinition], request: OperationRequest) {
         guard let events, let operation = plan.operation else { return }
         for event in MutationEvent.events(
-            of: operation, data: data, fragments: document.fragmentsByName, variables: request.variables,
+            of: operation, data: data, fragments: fragments, variables: request.variables,
             schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
             wanted: events.hasSubscribers(for:))
         {

@@ -7,6 +7,14 @@ struct PreparedDocument: @unchecked Sendable {
     // AST nodes are immutable values of the parsed request; they are only read.
     let document: Document
     let plans: [ResponsePlan]
+    /// The document's fragments by name, for the events of each mutation it runs.
+    let fragments: [String: FragmentDefinition]
+
+    init(document: Document, plans: [ResponsePlan]) {
+        self.document = document
+        self.plans = plans
+        fragments = document.fragmentsByName
+    }
 }
 
 /// Query text to its prepared document. Bounded: when full it starts over, which costs one
