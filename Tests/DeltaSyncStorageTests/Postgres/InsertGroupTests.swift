@@ -22,6 +22,23 @@ import Testing
         func release() { releaseContinuation.yield() }
     }
 
+    /// Submits `rows` while a call runs, each once the one before waits, so that they queue in
+    /// order; their outcomes by row.
+    static func submitInOrder(
+        _ rows: ClosedRange<Int>, to group: PostgresInsertGroup<Int, Int>, call: @escaping @Sendable ([Int]) async throws -> [Int]
+    ) -> Task<[Int: Int], any Error> {
+        Task {
+            try await withThrowingTaskGroup(of: (Int, Int).self) { tasks in
+                let waiting = group.waitingCount
+                for (offset, row) in rows.enumerated() {
+                    tasks.addTask { (row, try await group.submit(row, call: call)) }
+                    await untilWaiting(group, waiting + offset + 1)
+                }
+                return try await tasks.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+        }
+    }
+
     /// Waits until `group` holds `count` requests waiting for a call.
     static func untilWaiting(_ group: PostgresInsertGroup<Int, Int>, _ count: Int) async {
         while group.waitingCount < count { await Task.yield() }
@@ -46,15 +63,7 @@ import Testing
         var started = held.started.makeAsyncIterator()
         async let first = group.submit(1, call: held.call)
         #expect(await started.next() == [1])
-        let later = Task {
-            try await withThrowingTaskGroup(of: (Int, Int).self) { tasks in
-                for row in 2...6 {
-                    tasks.addTask { (row, try await group.submit(row, call: held.call)) }
-                    await Self.untilWaiting(group, row - 1)  // arrive in order
-                }
-                return try await tasks.reduce(into: [:]) { $0[$1.0] = $1.1 }
-            }
-        }
+        let later = Self.submitInOrder(2...6, to: group, call: held.call)
         await Self.untilWaiting(group, 5)
         held.release()
         #expect(try await first == 2)
@@ -71,19 +80,11 @@ import Testing
         var started = held.started.makeAsyncIterator()
         async let first = group.submit(0, call: held.call)
         #expect(await started.next() == [0])
-        let later = Task {
-            try await withThrowingTaskGroup(of: Int.self) { tasks in
-                for row in 1...5 {
-                    tasks.addTask { try await group.submit(row, call: held.call) }
-                    await Self.untilWaiting(group, row)
-                }
-                return try await tasks.reduce(0, +)
-            }
-        }
+        let later = Self.submitInOrder(1...5, to: group, call: held.call)
         await Self.untilWaiting(group, 5)
         for _ in 0..<4 { held.release() }
         #expect(try await first == 0)
-        #expect(try await later.value == 2 * (1 + 2 + 3 + 4 + 5))
+        #expect(try await later.value == [1: 2, 2: 4, 3: 6, 4: 8, 5: 10])
         #expect(held.calls.withLockedValue { $0 } == [[0], [1, 2], [3, 4], [5]])
     }
 
