@@ -50,8 +50,8 @@ enum PostgresFunctions {
             tail: "USING p_key, p_item, p_changed_at, p_deleted, p_ttl")
         return """
             CREATE OR REPLACE FUNCTION \(catalog.qualified(Self.insert))(
-                p_lock_key bigint, p_models text[], p_keys text[], p_items text[], p_changed_ats bigint[], p_deleteds boolean[],
-                p_ttls bigint[], p_delta_keys text[], p_versions bigint[], p_delta_items text[],
+                p_lock_key bigint, p_models text[], p_keys text[], p_items text[], p_changed_ats bigint[],
+                p_delta_keys text[], p_versions bigint[], p_delta_items text[],
                 OUT clock_floor bigint, OUT written boolean[])
             LANGUAGE plpgsql VOLATILE AS $deltasync$
             DECLARE
@@ -75,13 +75,14 @@ enum PostgresFunctions {
                     p_model := p_models[i];
                     p_key := p_keys[i];
                     p_item := p_items[i]::jsonb;
-                    p_deleted := p_deleteds[i];
-                    p_ttl := p_ttls[i];
+                    -- The metadata columns from the item itself, as the bulk load reads them.
+                    p_deleted := (p_item->>'_deleted')::boolean;
+                    p_ttl := (p_item->>'_ttl')::bigint;
                     \(insert)
                     GET DIAGNOSTICS inserted = ROW_COUNT;
                     CONTINUE WHEN inserted = 0;
                     INSERT INTO \(catalog.qualified(PostgresSyncLog.delta)) (model, changed_at, key, version, item)
-                    VALUES (p_model, p_changed_at, p_delta_keys[i], p_versions[i], coalesce(p_delta_items[i]::jsonb, p_item));
+                    VALUES (p_model, p_changed_at, p_delta_keys[i], p_versions[i], coalesce(nullif(p_delta_items[i], '')::jsonb, p_item));
                     written[i] := true;
                 END LOOP;
             END

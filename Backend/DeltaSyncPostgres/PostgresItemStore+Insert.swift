@@ -40,7 +40,6 @@ extension PostgresItemStore {
             }
             let create = PostgresInsertStatement.Create(
                 model: model.name, key: keyText, item: JSONValue.object(stored).jsonText, changedAt: stamp,
-                deleted: stored["_deleted"]?.boolValue, ttl: stored["_ttl"]?.intValue,
                 deltaKey: JSONValue.object(try model.keyValues(of: item)).jsonText, version: stored["_version"]?.intValue ?? 1,
                 // The delta row holds the item as given, like `appendDelta`; usually it is `stored`.
                 deltaItem: item == stored ? nil : JSONValue.object(item).jsonText)
