@@ -156,7 +156,7 @@ import Testing
         }
     }
 
-    @Test("many creates at once on one process share calls: each key stored once, with one delta row")
+    @Test("80 creates at once on one process, two of each key (a call can carry both): each key stored once, with one delta row")
     func groupedInserts() async throws {
         try await PostgresCluster.withStore([post], schema: PostgresCluster.uniqueSchema()) { store in
             let keys = 40
