@@ -69,7 +69,8 @@ extension PostgresItemStore {
         return try await withConnection { [logger] connection in
             do {
                 for try await (floor, written) in try await connection.connection.execute(statement, logger: logger) {
-                    if let floor, let written, written.count == creates.count { return written.map { (floor, $0) } }
+                    // A count other than the rows' is reported by the group (GroupCallMismatch).
+                    if let floor, let written { return written.map { (floor, $0) } }
                 }
             } catch {
                 throw PostgresSQL.wrap(error, "create \(creates.count == 1 ? "an item" : "\(creates.count) items") of \(Set(creates.map(\.model)).sorted().joined(separator: ", "))")

@@ -7,7 +7,8 @@ import OrderedCollections
 /// variables, a selection of the model's fields).
 ///
 /// Planned once per document (``ResponsePlan``), its variables' coercion too
-/// (``VariableCoercion/plan(for:)``). Per request, the variables are coerced, the mutation runs, and ``ItemProjection`` completes the result.
+/// (``VariableCoercion/plan(for:)``). Per request, the variables are coerced, the mutation runs,
+/// and ``ItemProjection`` completes the result.
 /// Whatever it does not handle goes to the executor: before the mutation runs, a variable the
 /// library would refuse; after it, a failed mutation or a result projection cannot complete,
 /// which the executor then shapes from the outcome handed to it (``RequestScope``) without
@@ -22,9 +23,9 @@ struct MutationShortcut: @unchecked Sendable {
     private let projection: ItemProjection
     private let plan: ItemPlan
     /// Each defined variable and how to coerce it.
-    private let variables: [(name: String, plan: VariableCoercion.Plan)]
+    private let variablePlans: [(name: String, plan: VariableCoercion.Plan)]
     /// The field's arguments in definition order: the variable passed to each, else its default.
-    private let arguments: [Argument]
+    private let argumentSources: [Argument]
 
     private struct Argument {
         let name: String
@@ -53,8 +54,8 @@ struct MutationShortcut: @unchecked Sendable {
             guard let type = VariableCoercion.type(variable.type, in: schema.graphQL) else { return nil }
             variables.append((variable.variable.name.value, VariableCoercion.plan(for: type)))
         }
-        self.variables = variables
-        self.arguments = definition.args.map { name, argument in
+        self.variablePlans = variables
+        self.argumentSources = definition.args.map { name, argument in
             Argument(
                 name: name, variable: (field.arguments.first { $0.name.value == name }?.value as? Variable)?.name.value,
                 defaultValue: argument.defaultValue, nonNull: argument.type is GraphQLNonNull)
@@ -70,8 +71,8 @@ struct MutationShortcut: @unchecked Sendable {
     /// Every defined variable, coerced as the library would; `nil` where it would refuse one.
     private func coerced(_ given: [String: JSONValue]) -> [String: Map]? {
         var coerced: [String: Map] = [:]
-        coerced.reserveCapacity(variables.count)
-        for (name, plan) in variables {
+        coerced.reserveCapacity(variablePlans.count)
+        for (name, plan) in variablePlans {
             guard let value = VariableCoercion.coerce(given[name]?.map ?? .undefined, with: plan) else { return nil }
             coerced[name] = value
         }
@@ -85,8 +86,8 @@ struct MutationShortcut: @unchecked Sendable {
     /// A validated document only passes a variable where its type fits the argument's, so a
     /// coerced variable needs no second check against the argument's type.
     private func arguments(_ variables: [String: Map]) -> Map? {
-        var resolved = OrderedDictionary<String, Map>(minimumCapacity: arguments.count)
-        for argument in arguments {
+        var resolved = OrderedDictionary<String, Map>(minimumCapacity: argumentSources.count)
+        for argument in argumentSources {
             let value = argument.variable.map { variables[$0] ?? .undefined } ?? argument.defaultValue ?? .undefined
             guard !argument.nonNull || (value != .undefined && value != .null) else { return nil }
             resolved[argument.name] = value
