@@ -134,6 +134,14 @@ let package = Package(
             dependencies: ["deltasync-codegen"],
             path: "Client/Plugins/DeltaSyncModels"
         ),
+        // sqlite3_db_config() calls (variadic, so not callable from Swift) for the storage layer.
+        .target(
+            name: "DeltaSyncSQLiteConfig",
+            dependencies: [
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
+            ],
+            path: "Backend/DeltaSyncSQLiteConfig"
+        ),
         // Item storage behind one protocol; SQLite (GRDB) first. Never imports HTTP.
         .target(
             name: "DeltaSyncStorage",
@@ -141,6 +149,7 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncSQLite",
+                "DeltaSyncSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
@@ -340,6 +349,7 @@ let package = Package(
             name: "SyncBenchmark",
             dependencies: [
                 "BenchmarkSupport",
+                "DeltaSyncAuth",
                 "DeltaSyncServer",
                 "DeltaSyncStorage",
                 "DeltaSyncSchema",
@@ -565,6 +575,7 @@ let package = Package(
                 "DeltaSyncPostgresTestSupport",
                 "DeltaSyncRealtime",
                 "DeltaSyncSchema",
+                "DeltaSyncSigV4",
                 "DeltaSyncStorage",
                 "DeltaSyncTesting",
                 "DeltaSyncTestSupport",

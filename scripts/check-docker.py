@@ -427,6 +427,32 @@ def check_shared_profile(services, declared_volumes, port):
     return failures
 
 
+# Keys must come from the environment, required: `${NAME:?how to set it}`.
+REQUIRED_VARIABLE = re.compile(r"^\$\{\w+:\?[^}]+\}$")
+# The profile of a shared server that outsiders reach: no fixture API there.
+STAGING_SERVICE = "staging"
+
+
+def check_keys_and_admin(services):
+    """No key is written in compose.yaml (a default key is a key every reader of the file
+    knows): `--api-key` and `--admin-key` take `${NAME:?message}`, so compose refuses to start
+    without them. The staging service runs without the fixture API (`--no-admin`)."""
+    failures = []
+    for name, service in sorted(services.items()):
+        if not uses_image(service):
+            continue
+        command = service.get("command", [])
+        for flag in ("--api-key", "--admin-key"):
+            for value in option(command, flag):
+                if not REQUIRED_VARIABLE.match(value):
+                    failures.append(f"compose.yaml service {name}: {flag} {value} is a key in the file (or a default); "
+                                    f"take it from the environment with ${{NAME:?message}}")
+    staging = services.get(STAGING_SERVICE, {})
+    if "command" in staging and "--no-admin" not in staging["command"]:
+        failures.append(f"compose.yaml service {STAGING_SERVICE}: pass --no-admin; a shared staging server has no fixture API")
+    return failures
+
+
 def check():
     failures = []
     try:
@@ -531,6 +557,7 @@ def check():
                                     f"host port {host}")
                 taken.setdefault(host, name)
     failures += check_shared_profile(services, declared_volumes, port)
+    failures += check_keys_and_admin(services)
 
     # The flags every command passes: ones `deltasync serve` knows.
     binary = server_binary()

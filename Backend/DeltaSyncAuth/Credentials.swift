@@ -4,19 +4,26 @@ import Foundation
 /// `header` object, or a `start`'s `extensions.authorization`) and, for SigV4, the request
 /// that was signed.
 public struct Credentials: Sendable {
-    /// Header names lowercased.
+    /// Header names lowercased; a repeated name keeps its first value (see ``repeatedHeaders``).
     public var headers: [String: String]
+    /// Header names (lowercased) the request sent more than once. A repeated credential header
+    /// makes the request ambiguous, and ``RequestAuthentication`` refuses it.
+    public var repeatedHeaders: Set<String>
     public var method: String
     /// The path that was signed (`/graphql`, or `/graphql/connect` for realtime).
     public var path: String
     public var query: String
-    /// The signed body (SigV4 hashes it).
+    /// The body received: SigV4 hashes it, a Lambda authorizer is shown it.
     public var body: [UInt8]
 
+    /// - Parameter headers: read by ``RequestHeaders`` (names differing only by case repeat).
     public init(headers: [String: String], method: String = "POST", path: String = "/graphql", query: String = "", body: [UInt8] = []) {
-        var lowercased: [String: String] = [:]
-        for (name, value) in headers { lowercased[name.lowercased()] = value }
-        self.headers = lowercased
+        self.init(headers: RequestHeaders(headers), method: method, path: path, query: query, body: body)
+    }
+
+    public init(headers: RequestHeaders, method: String = "POST", path: String = "/graphql", query: String = "", body: [UInt8] = []) {
+        self.headers = headers.values
+        self.repeatedHeaders = headers.repeatedNames
         self.method = method
         self.path = path
         self.query = query

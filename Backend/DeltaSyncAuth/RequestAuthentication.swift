@@ -38,7 +38,11 @@ public struct RequestAuthentication: Sendable {
     public var unconfiguredModes: [AuthMode] { modes.all.filter { authenticators[$0] == nil } }
 
     /// The caller, or the 401 AppSync answers.
+    ///
+    /// A credential header sent twice (`x-api-key: wrong`, then `x-api-key: right`) is refused
+    /// whatever the values: readers that kept different copies could disagree about who called.
     public func authenticate(_ credentials: Credentials) async throws(AuthenticationFailure) -> Identity {
+        guard credentials.repeatedHeaders.isDisjoint(with: RequestHeaders.credentialNames) else { throw .ambiguousCredentials }
         if credentials.apiKey != nil {
             guard let apiKey = authenticators[.apiKey] else { throw .missingOrInvalid }
             return try await apiKey.authenticate(credentials)

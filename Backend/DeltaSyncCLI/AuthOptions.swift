@@ -47,7 +47,7 @@ struct AuthOptions: ParsableArguments {
         help: "A URL that receives AppSync's Lambda authorizer payload as a JSON POST and answers {isAuthorized, resolverContext, deniedFields, ttlOverride}.")
     var lambdaAuthorizerURL: String?
 
-    @Option(name: .customLong("lambda-identity-regex"), help: "Refuse Lambda tokens not matching this expression without calling the authorizer.")
+    @Option(name: .customLong("lambda-identity-regex"), help: "Refuse Lambda tokens this expression does not match as a whole (AppSync's identityValidationExpression) without calling the authorizer.")
     var lambdaIdentityRegex: String?
 
     @Option(name: .customLong("lambda-authorizer-ttl"), help: "How long an authorizer's answer is reused for the same token (e.g. 5m, 0s).")
@@ -58,8 +58,15 @@ struct AuthOptions: ParsableArguments {
         help: "An access key accepted for AWS_IAM (SigV4): ACCESS_KEY_ID:SECRET[:authenticated|unauthenticated]; repeat for several.")
     var iamCredentials: [String] = []
 
-    @Flag(name: .customLong("no-dev-tokens"), help: "Refuse tokens of the development issuer (deltasync token).")
-    var noDevelopmentTokens = false
+    @Flag(
+        name: .customLong("dev-tokens"), inversion: .prefixedNo,
+        help: "Accept tokens of the development issuer (deltasync token), or refuse them (--no-dev-tokens). Default: accepted unless --user-pool-id or --oidc-issuer names a real provider.")
+    var developmentTokens: Bool?
+
+    @Option(
+        name: .customLong("region"),
+        help: "The API's AWS region: SigV4 (iam) signatures must be scoped to it; also AWS_REGION for functions.")
+    var region: String = ServerConfiguration().region
 
     @Option(name: .customLong("data-dir"), help: "The server's data folder (the development issuer's key is kept here).")
     var dataDirectory: String = ServerConfiguration().dataDirectory
@@ -121,7 +128,8 @@ struct AuthOptions: ParsableArguments {
             configuration.apiKeys = Array(keys.dropFirst())
             if first.expires != nil { configuration.apiKeys.append(first) }
         }
-        configuration.acceptsDevelopmentTokens = !noDevelopmentTokens
+        configuration.developmentTokens = developmentTokens
+        configuration.region = region
         configuration.iamCredentials = try iam()
         configuration.dataDirectory = dataDirectory
         if let userPoolID, let jwks {

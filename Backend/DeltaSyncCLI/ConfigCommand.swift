@@ -24,7 +24,7 @@ struct ConfigCommand: AsyncParsableCommand {
     @Option(help: "The host (and port, host:port) apps reach the server at, when not the URL's.")
     var host: String?
 
-    @Option(help: "The region written into the files (clients need one; DeltaSync ignores it).")
+    @Option(help: "The region written into the files; IAM clients sign for it, so it must be the --region deltasync serve was given.")
     var region: String = "us-east-1"
 
     func run() async throws {

@@ -55,8 +55,10 @@ struct ServeCommand: AsyncParsableCommand {
                 // One JSON line for scripts and log collectors, with what the text banner says.
                 let ready: JSONValue = [
                     "message": "ready", "graphqlUrl": .string("\(http)://\(options.host):\(boundPort)/graphql"),
-                    "realtimeUrl": .string("\(ws)://\(options.host):\(boundPort)/graphql"), "apiKey": .string(server.apiKey),
-                    "adminKey": server.adminKey.map(JSONValue.string) ?? .null,
+                    // Log collectors keep what they read: keys appear as fingerprints only.
+                    "realtimeUrl": .string("\(ws)://\(options.host):\(boundPort)/graphql"),
+                    "apiKeyFingerprint": .string(KeyFingerprint.of(server.apiKey)),
+                    "adminKeyFingerprint": server.adminKey.map { JSONValue.string(KeyFingerprint.of($0)) } ?? .null,
                     "authModes": .array(server.authModes.all.map { .string($0.rawValue) }), "storage": .string(storage),
                     "models": .array(project.schema.models.map { .string($0.name) }),
                 ]
@@ -149,6 +151,21 @@ struct ServeOptions: ParsableArguments {
     @Flag(name: .customLong("no-metrics"), help: "No Prometheus metrics at /metrics.")
     var noMetrics = false
 
+    @Option(
+        name: .customLong("metrics-token"),
+        help: "A token /metrics callers send as Authorization: Bearer TOKEN; without one, /metrics answers callers on this machine only.")
+    var metricsToken: String?
+
+    @Option(
+        name: .customLong("cors-origin"),
+        help: "A web page origin whose scripts may call /graphql (https://app.example.com, http://localhost:* for any port, * for every page); repeat for several. Default: pages of localhost, 127.0.0.1 and [::1].")
+    var corsOrigins: [String] = []
+
+    @Option(
+        name: .customLong("allowed-host"),
+        help: "Another name the server answers to while it listens on loopback (a leading dot allows subdomains); repeat for several. Others than localhost, *.localhost and IP addresses are refused (DNS rebinding).")
+    var allowedHosts: [String] = []
+
     @Option(help: "A seed file to write before serving: {\"Post\": [{...}, ...]}, items with their metadata.")
     var seed: String?
 
@@ -196,6 +213,15 @@ struct ServeOptions: ParsableArguments {
         if let adminKey, adminKey.count < 8 {
             throw ValidationError("--admin-key must be at least 8 characters.")
         }
+        if let problem = corsOrigins.lazy.compactMap(ServerConfiguration.corsOriginProblem).first {
+            throw ValidationError("--cors-origin: \(problem)")
+        }
+        if let metricsToken, metricsToken.count < 16 {
+            throw ValidationError("--metrics-token must be at least 16 characters.")
+        }
+        if noMetrics, metricsToken != nil {
+            throw ValidationError("--metrics-token and --no-metrics contradict each other: serve /metrics with a token, or not at all.")
+        }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together: the certificate and its private key (deltasync dev-cert makes both).")
         }
@@ -229,6 +255,9 @@ struct ServeOptions: ParsableArguments {
         configuration.conflictHandler = conflictHandler?.kind
         configuration.fixtureAPI = !noAdmin
         configuration.metrics = !noMetrics
+        configuration.metricsToken = metricsToken
+        configuration.corsOrigins = corsOrigins.isEmpty ? nil : corsOrigins
+        configuration.allowedHosts = allowedHosts
         configuration.adminKey = adminKey
         configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
         if let tlsCertificate, let tlsKey {

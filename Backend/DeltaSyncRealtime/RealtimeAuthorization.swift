@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import Foundation
@@ -6,12 +7,20 @@ import HTTPTypes
 /// The authorization headers a realtime client sends, from whichever of the three carriers it
 /// uses: the `header` query parameter (gql, Amplify JS before 6.5), a `header-<base64url>`
 /// subprotocol (Amplify JS 6.5+), or the upgrade request's own headers (Swift, Android).
+///
+/// Each carrier is read by ``RequestHeaders``, the reader HTTP requests use too: a credential
+/// header given twice (two names differing by case in a JSON object, or a repeated upgrade
+/// header) is a repeat that authentication refuses, on every path alike.
 struct RealtimeAuthorization: Sendable, Equatable {
-    /// Header names lowercased.
-    let headers: [String: String]
+    let headers: RequestHeaders
 
+    init(headers: RequestHeaders) {
+        self.headers = headers
+    }
+
+    /// A JSON object's string members.
     init(headers: [String: String]) {
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.init(headers: RequestHeaders(headers))
     }
 
     /// Reads the carriers in the order above; the first one present wins.
@@ -27,9 +36,7 @@ struct RealtimeAuthorization: Sendable, Equatable {
             self = try Self.decode(String(encoded.dropFirst("header-".count)), carrier: "the 'header-' subprotocol")
             return
         }
-        var headers: [String: String] = [:]
-        for field in request.headerFields { headers[field.name.canonicalName] = field.value }
-        self.init(headers: headers)
+        self.init(headers: RequestHeaders(request.headerFields.map { ($0.name.canonicalName, $0.value) }))
     }
 
     /// Reads `payload.extensions.authorization` of a `start` message.

@@ -28,7 +28,7 @@ package struct RealtimeEndpoint: Sendable {
     let logger: Logger
 
     package init(
-        configuration: RealtimeConfiguration, authentication: RequestAuthentication, policy: AuthorizationPolicy?,
+        configuration: RealtimeConfiguration, authentication: RequestAuthentication, policy: AuthorizationPolicy,
         executor: RequestExecutor, registry: SubscriptionRegistry,
         admit: @escaping @Sendable (any Channel) throws -> Void, reportStart: (@Sendable (StartReport) -> Void)? = nil,
         logger: Logger

@@ -22,8 +22,8 @@ struct SubscriptionStart: Sendable {
     /// Authenticates each start's `extensions.authorization`, which may use another mode than
     /// the connection's.
     let authentication: RequestAuthentication
-    /// The schema's rules; `nil` when it has none.
-    let policy: AuthorizationPolicy?
+    /// The schema's rules, which each start's caller is judged by.
+    let policy: AuthorizationPolicy
     let eventPlans = EventPlanCache()
     /// Told of every start and how it ended (the fixture API's request log); `nil` tells no one.
     var report: (@Sendable (StartReport) -> Void)?
@@ -36,7 +36,7 @@ struct SubscriptionStart: Sendable {
         var identity: Identity?
         let result: Result<Subscription, ResponseErrors>
         do {
-            let caller: Caller?
+            let caller: Caller
             (identity, caller) = try await authorize(extensions["authorization"], data: data)
             guard case .object(let body)? = try? JSONValue(parsing: data) else {
                 throw AppSyncError(.malformedMessage, "payload.data must be a JSON object with the GraphQL query.")
@@ -67,9 +67,8 @@ struct SubscriptionStart: Sendable {
         return result
     }
 
-    /// Who sent a start, and their ``Caller``: `nil` when the schema has no rules (any
-    /// authenticated caller may subscribe to anything).
-    private func authorize(_ authorization: JSONValue, data: String) async throws(AppSyncError) -> (Identity, Caller?) {
+    /// Who sent a start, and their ``Caller``.
+    private func authorize(_ authorization: JSONValue, data: String) async throws(AppSyncError) -> (Identity, Caller) {
         guard !authorization.isNull else {
             throw AppSyncError(.unauthorized, "Valid authorization header not provided: send extensions.authorization with the start message.")
         }
@@ -82,11 +81,11 @@ struct SubscriptionStart: Sendable {
         } catch {
             throw error.error
         }
-        return (identity, policy.map { Caller(identity: identity, policy: $0) })
+        return (identity, Caller(.identity(identity), policy: policy))
     }
 
     private func subscription(
-        id: String, request: OperationRequest, document: Document, outbox: RealtimeOutbox, caller: Caller?
+        id: String, request: OperationRequest, document: Document, outbox: RealtimeOutbox, caller: Caller
     ) throws -> Subscription {
         let operations = document.definitions.compactMap { $0 as? OperationDefinition }
         guard
@@ -125,12 +124,10 @@ struct SubscriptionStart: Sendable {
             }
         }
 
-        var restriction: ItemRestriction?
-        if let caller {
-            (argumentFilters, restriction) = try caller.subscription(name, arguments: argumentFilters)
-        }
-        // Plans are shared only by callers who see the same fields.
-        let reader = caller.flatMap { $0.mayDenyFields(ofSubscription: name) ? $0.identity : nil }
+        let restriction: ItemRestriction?
+        (argumentFilters, restriction) = try caller.subscription(name, filter: filter, arguments: argumentFilters)
+        // Plans are shared only by callers who read the same fields and related items.
+        let reader = caller.mayDenyFields(ofSubscription: name) ? caller.identity : nil
         let eventPlan = try eventPlans.plan(request: request, key: field.alias?.value ?? name, reader: reader) {
             try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema, caller: caller)
         }

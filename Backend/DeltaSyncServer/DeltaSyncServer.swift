@@ -40,8 +40,8 @@ public struct DeltaSyncServer: Sendable {
     /// The API's authorization modes: configured, from the project, or the API key plus the
     /// modes the schema's rules use.
     public var authModes: APIAuthModes { authentication.modes }
-    /// The schema's `@auth` rules and the modes' directives; `nil` when neither restricts anything.
-    let policy: AuthorizationPolicy?
+    /// The schema's `@auth` rules and the modes' directives: every request's ``Caller`` is judged by them.
+    let policy: AuthorizationPolicy
     let developmentIssuer: DevelopmentIssuerSource?
     let realtime: RealtimeEndpoint
     let store: any ItemStore
@@ -94,12 +94,19 @@ public struct DeltaSyncServer: Sendable {
             handlerOverride: configuration.conflictHandler,
             lambda: configuration.lambdaConflictHandler
         )
+        let modes = configuration.authModes ?? project.authModes
+            ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
+        let unconfigured = project.schema.authModesUsed.filter { !modes.contains($0) }
+        guard unconfigured.isEmpty else {
+            throw AuthModeMismatch(missing: unconfigured, modes: modes)
+        }
+        let policy = AuthorizationPolicy(schema: project.schema, modes: modes, fieldRule: configuration.fieldAuthorization)
+        self.policy = policy
         var environment = ResolverEnvironment(
-            schema: project.schema, store: store, tokens: .random(), clock: now, sync: sync,
+            schema: project.schema, store: store, policy: policy, tokens: .random(), clock: now, sync: sync,
             logger: self.logger)
         environment.filterLimits = configuration.filterLimits
         environment.maxPageSize = configuration.maxPageSize
-        environment.fieldAuthorization = configuration.fieldAuthorization
         let metrics = configuration.metrics ? ServerMetrics() : nil
         self.metrics = metrics
         environment.metrics = metrics
@@ -111,15 +118,6 @@ public struct DeltaSyncServer: Sendable {
         environment.functions = functions
         environment.environmentName = functions.catalog.environmentName
         environment.region = configuration.region
-        let modes = configuration.authModes ?? project.authModes
-            ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
-        let unconfigured = project.schema.authModesUsed.filter { !modes.contains($0) }
-        guard unconfigured.isEmpty else {
-            throw AuthModeMismatch(missing: unconfigured, modes: modes)
-        }
-        let policy = AuthorizationPolicy(schema: project.schema, modes: modes)
-        self.policy = policy.isOpen ? nil : policy
-        environment.policy = self.policy
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
         authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, clock: now, configuration: configuration)
@@ -147,7 +145,7 @@ public struct DeltaSyncServer: Sendable {
         let connections = ConnectionRegistry(configuration: configuration.connections)
         self.connections = connections
         realtime = RealtimeEndpoint(
-            configuration: configuration.realtime, authentication: authentication, policy: self.policy,
+            configuration: configuration.realtime, authentication: authentication, policy: policy,
             executor: executor, registry: subscribers,
             admit: { channel in
                 if faults.refusesConnections {
@@ -161,7 +159,7 @@ public struct DeltaSyncServer: Sendable {
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: now, logger: self.logger)
         fixture = Fixture(
-            clock: clock, store: store, schema: project.schema, tombstoneTTL: Int(configuration.tombstoneTTL.components.seconds), executor: executor,
+            clock: clock, store: store, schema: project.schema, tombstoneTTL: Int(configuration.tombstoneTTL.components.seconds), executor: executor, policy: policy,
             expiry: expiry, connections: realtime.connections, faults: faults, requests: requests)
     }
 
@@ -200,12 +198,15 @@ public struct DeltaSyncServer: Sendable {
                 verification: provider.verification, loadingKeys: { try await provider.keys.keys() }, clock: clock))
         }
         if !configuration.iamCredentials.isEmpty {
-            authenticators.append(SigV4Authenticator(credentials: configuration.iamCredentials, clock: clock))
+            authenticators.append(SigV4Authenticator(credentials: configuration.iamCredentials, region: configuration.region, clock: clock))
         }
         if let issuer {
             for mode in [AuthMode.userPools, .oidc] {
                 var verification = TokenVerification(mode: mode, issuer: DevelopmentIssuer.issuer)
                 verification.leeway = 60
+                // Beside a real provider, development tokens stand in for its tokens: the same
+                // client-id pattern applies (mint them with `--claims '{"aud": "..."}'`).
+                verification.clientIDPattern = configuration.tokenProviders.first { $0.verification.mode == mode }?.verification.clientIDPattern
                 authenticators.append(TokenAuthenticator(
                     verification: verification, loadingKeys: { try await issuer.issuer().keys }, clock: clock))
             }
@@ -213,12 +214,17 @@ public struct DeltaSyncServer: Sendable {
         return RequestAuthentication(modes: modes, authenticators: authenticators)
     }
 
-    /// Executes one GraphQL request in-process, as `POST /graphql` would after authorization,
-    /// and returns the JSON response body.
+    /// Executes one GraphQL request in-process for `principal`, as `POST /graphql` would once
+    /// its credentials named that caller, and returns the JSON response body. The schema's
+    /// `@auth` rules apply to every principal but ``Principal/trusted``.
+    ///
+    /// ```swift
+    /// let body = await server.execute(OperationRequest(query: "{ listPosts { items { id } } }"), as: .apiKey)
+    /// ```
     ///
     /// - Parameter explain: include `extensions.deltasync.plans` (as `x-deltasync-explain: 1`).
-    public func execute(_ request: OperationRequest, explain: Bool = false) async -> [UInt8] {
-        await executor.execute(request, explain: explain)
+    public func execute(_ request: OperationRequest, as principal: Principal, explain: Bool = false) async -> [UInt8] {
+        await executor.execute(request, as: Caller(principal, policy: policy), explain: explain)
     }
 
     /// The store the server reads and writes (for seeding fixtures and inspecting state).
@@ -243,17 +249,12 @@ public struct DeltaSyncServer: Sendable {
     public func application(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: CORSMiddleware(
-            allowOrigin: .originBased,
-            allowHeaders: [
-                .contentType, .authorization, HTTPAuthentication.apiKeyHeader, AdminRoutes.keyHeader,
-                HTTPField.Name("x-amz-date")!, HTTPField.Name("x-amz-security-token")!,
-                HTTPField.Name("x-amz-user-agent")!,
-            ],
-            allowMethods: [.get, .post, .options],
-            exposedHeaders: [HTTPErrorResponse.errorTypeHeader.canonicalName]
-        ))
+        let router = Router(context: ServerRequestContext.self)
+        // Against web pages: DNS rebinding (a loopback server answers its own names only) and
+        // cross-origin calls (CORS on /graphql alone, for the configured pages).
+        let hostCheck = HostCheck(listeningOn: configuration.host, allowedHosts: configuration.allowedHosts)
+        if let hostCheck { router.add(middleware: HostCheck.Middleware(check: hostCheck)) }
+        router.add(middleware: GraphQLCORSMiddleware(origins: CORSOrigins(configuration.corsOrigins), scheme: tls == nil ? "http" : "https"))
         // Liveness and readiness, for container orchestrators: the store is open and the schema
         // built before the router exists, so a server that answers at all is alive, and ready
         // unless its shared database is known to be unreachable (requests get 503s then, and a
@@ -272,15 +273,10 @@ public struct DeltaSyncServer: Sendable {
         let fixture = configuration.fixtureAPI ? self.fixture : nil
         GraphQLRoutes(
             executor: executor, authentication: authentication, maxBodyBytes: configuration.maxRequestBodyBytes, fixture: fixture,
-            metrics: metrics
+            metrics: metrics, adminKey: adminKey
         ).add(to: router)
         if let metrics {
-            let realtime = self.realtime
-            router.get("metrics") { _, _ in
-                Response(
-                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(realtime: realtime))))
-            }
+            MetricsRoute(metrics: metrics, realtime: realtime, token: configuration.metricsToken).add(to: router)
         }
         if let adminKey {
             let (modes, apiKey, scheme) = (authModes, self.apiKey, tls == nil ? "http" : "https")
@@ -308,7 +304,8 @@ public struct DeltaSyncServer: Sendable {
                 connections: configuration.connections, maxBodyBytes: configuration.maxRequestBodyBytes,
                 registry: connections, tls: tls
             ) { request, channel, _ in
-                try realtime.shouldUpgrade(request, channel: channel)
+                try hostCheck?.admitUpgrade(request)
+                return try realtime.shouldUpgrade(request, channel: channel)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
             services: [expiry] + (sharedEvents.map { [$0] } ?? []),

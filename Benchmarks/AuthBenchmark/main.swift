@@ -36,6 +36,7 @@ func server(_ name: String) throws -> DeltaSyncServer {
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.apiKey = "da2-authbench"
+    configuration.adminKey = "dsa-authbench"  // query plans (x-deltasync-explain) need it
     configuration.storage = .file(folder.appendingPathComponent("\(name).sqlite").path)
     configuration.dataDirectory = folder.path
     configuration.authModes = APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey])
@@ -51,7 +52,10 @@ func post(_ url: String, _ body: String, auth: (String, String), explain: Bool =
     request.method = .POST
     request.headers.add(name: "content-type", value: "application/json")
     request.headers.add(name: auth.0, value: auth.1)
-    if explain { request.headers.add(name: "x-deltasync-explain", value: "1") }
+    if explain {
+        request.headers.add(name: "x-deltasync-explain", value: "1")
+        request.headers.add(name: "x-deltasync-admin-key", value: "dsa-authbench")
+    }
     request.body = .bytes(ByteBuffer(string: body))
     let response = try await client.execute(request, timeout: .seconds(60))
     let reply = String(buffer: try await response.body.collect(upTo: 64 << 20))

@@ -10,6 +10,7 @@
 //
 //   swift run -c release SyncBenchmark [items-for-base-sync] [items-for-large-table] [--postgres URL]
 import BenchmarkSupport
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncPostgres
 import DeltaSyncSchema
@@ -105,7 +106,7 @@ func syncAll(_ server: DeltaSyncServer, filter: JSONValue = nil, lastSync: JSONV
     repeat {
         var body: [UInt8] = []
         let request = OperationRequest(query: syncQuery, variables: ["t": token, "f": filter, "l": lastSync])
-        serverSeconds += await BenchmarkSupport.seconds { body = await server.execute(request) }
+        serverSeconds += await BenchmarkSupport.seconds { body = await server.execute(request, as: .apiKey) }
         let page = try JSONValue(parsing: String(decoding: body, as: UTF8.self))["data"]["syncPosts"]
         guard page != .null else { fatalError("sync failed: \(String(decoding: body, as: UTF8.self))") }
         count += page["items"].arrayValue?.count ?? 0
@@ -189,7 +190,7 @@ func deltaTime(_ server: DeltaSyncServer) async throws -> Double {
     for n in 0..<10 {
         let body = await server.execute(OperationRequest(
             query: "mutation($i: UpdatePostInput!) { updatePost(input: $i) { _version } }",
-            variables: ["i": ["id": .string(String(format: "p%07d", n * 7)), "title": "changed", "_version": 1]]))
+            variables: ["i": ["id": .string(String(format: "p%07d", n * 7)), "title": "changed", "_version": 1]]), as: .apiKey)
         precondition(!String(decoding: body, as: UTF8.self).contains("errors"))
     }
     var times: [Double] = []

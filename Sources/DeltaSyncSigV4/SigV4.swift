@@ -55,16 +55,24 @@ public enum SigV4 {
     }
 
     /// AWS's canonical request for `request` and the headers signed.
+    ///
+    /// The payload hash is always that of `request.body`, never an `x-amz-content-sha256`
+    /// header's value: a verifier that trusted the header would accept any body under a
+    /// signature made for another one. (A verifier checks such a header separately.)
     public static func canonicalRequest(_ request: SigV4Request, signedHeaders: [String]) -> String {
         let headers = signedHeaders.map { name in
             let value = (request.headers[name] ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
             return "\(name):\(value)\n"
         }.joined()
-        let payloadHash = request.headers["x-amz-content-sha256"] ?? hex(SHA256.hash(data: Data(request.body)))
         return [
             request.method.uppercased(), canonicalPath(request.path), canonicalQuery(request.query), headers,
-            signedHeaders.joined(separator: ";"), payloadHash,
+            signedHeaders.joined(separator: ";"), payloadHash(request.body),
         ].joined(separator: "\n")
+    }
+
+    /// The hex SHA-256 of a body, as the canonical request and `x-amz-content-sha256` write it.
+    public static func payloadHash(_ body: [UInt8]) -> String {
+        hex(SHA256.hash(data: Data(body)))
     }
 
     /// `yyyyMMdd'T'HHmmss'Z'` in UTC.

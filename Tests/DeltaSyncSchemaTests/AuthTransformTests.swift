@@ -54,6 +54,26 @@ struct AuthTransformTests {
         #expect(sdl.components(separatedBy: "@aws_cognito_user_pools").count == 2, "declared, never used")
     }
 
+    /// Amplify adds an implicit owner field to the type and the filter and condition inputs only
+    /// (auth transformer 3.4.0, "add implicit fields to filter input"): the server fills it, so
+    /// AppSync refuses a create or update that names it. A declared owner field stays settable.
+    @Test func anImplicitOwnerFieldIsNotInTheMutationInputs() throws {
+        let implicit = try AmplifySchema.parse(source: Self.todo).appSyncSDL(authModes: APIAuthModes(defaultMode: .userPools))
+        for input in ["input CreateTodoInput", "input UpdateTodoInput"] {
+            let fields = Self.block(implicit, input).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(fields.contains("content: String"), "\(input) is printed")
+            #expect(!fields.contains { $0.hasPrefix("owner:") }, "\(input) has no implicit owner")
+        }
+        for input in ["input ModelTodoFilterInput", "input ModelTodoConditionInput"] {
+            #expect(Self.block(implicit, input).contains("  owner: ModelStringInput"), "\(input) filters on the owner")
+        }
+        let declared = try AmplifySchema.parse(source: """
+            type Todo @model @auth(rules: [{ allow: owner }]) { id: ID! content: String owner: String }
+            """).appSyncSDL(authModes: APIAuthModes(defaultMode: .userPools))
+        #expect(Self.block(declared, "input CreateTodoInput").contains("  owner: String"))
+        #expect(Self.block(declared, "input UpdateTodoInput").contains("  owner: String"))
+    }
+
     @Test func modeDirectivesFollowTheRulesProviders() throws {
         let schema = try AmplifySchema.parse(source: """
             type Todo @model @auth(rules: [{ allow: owner }, { allow: public, provider: apiKey, operations: [read] }]) {

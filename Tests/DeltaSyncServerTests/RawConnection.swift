@@ -25,7 +25,8 @@ final class RawConnection: @unchecked Sendable {
     /// The server closed the connection (end of stream or reset).
     private(set) var closed = false
 
-    init(port: Int) throws {
+    /// - Parameter address: the server's IPv4 address; loopback unless a test needs another.
+    init(port: Int, address host: String = "127.0.0.1") throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -36,7 +37,7 @@ final class RawConnection: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

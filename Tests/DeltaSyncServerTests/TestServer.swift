@@ -70,10 +70,13 @@ struct TestServer {
             return try await post(body.jsonText, apiKey: apiKey)
         }
 
-        /// Sends a GraphQL operation asking for the query plan (`x-deltasync-explain: 1`).
+        /// Sends a GraphQL operation asking for the query plan (`x-deltasync-explain: 1`, which
+        /// needs the admin key).
         func explained(_ query: String, _ variables: JSONValue = [:]) async throws -> GraphQLReply {
             let body: JSONValue = ["query": .string(query), "variables": variables]
-            return try await post(body.jsonText, headers: [HTTPField.Name("x-deltasync-explain")!: "1"])
+            return try await post(
+                body.jsonText,
+                headers: [HTTPField.Name("x-deltasync-explain")!: "1", HTTPField.Name("x-deltasync-admin-key")!: TestServer.adminKey])
         }
 
         /// GETs a path with the API key and decodes the JSON reply.

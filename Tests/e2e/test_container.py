@@ -35,6 +35,20 @@ def test_the_dockerfile_the_compose_file_and_ci_agree():
     assert check_docker.check() == []
 
 
+def test_compose_writes_no_key_and_staging_runs_without_the_fixture_api(tmp_path):
+    assert check_docker.check_keys_and_admin(SERVICES) == []
+    # What the file shipped before: keys with defaults every reader knows, a staging server
+    # with the fixture API.
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    required_admin = re.search(r'"\$\{DELTASYNC_ADMIN_KEY:\?[^}]*\}"', text).group(0)
+    doctored = tmp_path / "compose.yaml"
+    doctored.write_text(text.replace(required_admin, '"${DELTASYNC_ADMIN_KEY:-dsa-shared}"')
+                        .replace(', "--no-admin"]', ']'), encoding="utf-8")
+    failures = check_docker.check_keys_and_admin(check_docker.compose_services(str(doctored)))
+    assert any("--admin-key ${DELTASYNC_ADMIN_KEY:-dsa-shared}" in failure for failure in failures), failures
+    assert any("--no-admin" in failure for failure in failures), failures
+
+
 def reachable_by_others(path: Path) -> bool:
     """Whether a user other than the owner can reach `path` (every folder above searchable)."""
     return all(parent.stat().st_mode & 0o001 for parent in path.resolve().parents) and path.stat().st_mode & 0o005
@@ -60,7 +74,7 @@ def interpolate(argument: str) -> str:
         name, operator, rest = match.group(1), match.group(2), match.group(3)
         if operator == ":-":
             return rest
-        return {"DELTASYNC_API_KEY": "da2-containertest"}[name]
+        return {"DELTASYNC_API_KEY": "da2-containertest", "DELTASYNC_ADMIN_KEY": "dsa-containertest"}[name]
     return re.sub(r"\$\{(\w+)(:-|:\?)([^}]*)\}", value, argument)
 
 

@@ -3,8 +3,14 @@ SigV4) against deltasync, with a guest (unauthenticated role) and a signed-in (a
 role) access key, over HTTP and the realtime WebSocket."""
 
 import asyncio
+import hashlib
+import json
+import urllib.error
+import urllib.request
 
 import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 from gql import Client, GraphQLRequest
 from gql.transport.aiohttp import AIOHTTPTransport
@@ -63,7 +69,7 @@ def test_roles_decide_over_http(iam_server):
         async with http(iam_server, Credentials("AKIDMEMBER", "wrong-secret")) as session:
             with pytest.raises(TransportQueryError) as refused:
                 await session.execute(GraphQLRequest(LIST))
-            assert refused.value.errors[0]["errorType"] == "UnauthorizedException"
+            assert refused.value.errors[0]["errorType"] == "InvalidSignatureException"
 
     asyncio.run(scenario())
 
@@ -85,3 +91,33 @@ def test_signed_subscriptions_receive_events(iam_server):
             task.cancel()
 
     asyncio.run(scenario())
+
+
+def post(url, body, headers):
+    """POSTs `body` with exactly `headers`; the status and the JSON answer, whatever the status."""
+    request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_a_captured_signature_does_not_carry_another_body(iam_server):
+    """A request signed by botocore, replayed with another body and an unsigned
+    x-amz-content-sha256 naming the signed body's hash, is refused: the server hashes the body it
+    received."""
+    signed_body = json.dumps({"query": LIST})
+    request = AWSRequest(method="POST", url=iam_server.url, data=signed_body, headers={"content-type": "application/json"})
+    SigV4Auth(MEMBER, "appsync", "us-east-1").add_auth(request)
+    headers = dict(request.headers.items())
+
+    replayed = dict(headers, **{"x-amz-content-sha256": hashlib.sha256(signed_body.encode()).hexdigest()})
+    other_body = json.dumps({"query": CREATE, "variables": {"i": {"id": "planted"}}})
+    status, answer = post(iam_server.url, other_body, replayed)
+    assert status == 403
+    assert answer["errors"][0]["errorType"] == "InvalidSignatureException"
+
+    status, answer = post(iam_server.url, signed_body, headers)
+    assert status == 200
+    assert answer["data"]["listPhotos"]["items"] == []

@@ -6,17 +6,25 @@ import NIOConcurrencyHelpers
 
 /// `AMAZON_COGNITO_USER_POOLS` and `OPENID_CONNECT`: a JWT in `Authorization` (ID or access
 /// token, `Bearer ` tolerated), its signature checked by jwt-kit against the provider's keys,
-/// then its issuer, expiry (with ``TokenVerification/leeway``) and client id.
+/// then its issuer, expiry and not-before time (with ``TokenVerification/leeway``) and client id.
 ///
-/// Verified tokens are remembered until they expire, so a client sending the same token on
-/// every request pays for the signature once.
+/// Verified tokens are remembered until the first of their own limits (`exp`, and with OIDC's
+/// TTLs `iat + iatTTL`, `auth_time + authTTL`), never longer, so a client sending the same token
+/// on every request pays for the signature once. A remembered token is still checked against
+/// its `nbf`, by the server's clock, which tests may move.
 public final class TokenAuthenticator: Authenticator {
     public let verification: TokenVerification
     private let keys: KeyLoader
     private let clock: @Sendable () -> Date
-    private let verified = NIOLockedValueBox([String: (identity: Identity, expires: Double)]())
-    /// How many verified tokens are remembered; the memory is emptied when full.
-    private static let cacheLimit = 10_000
+    private let verified = NIOLockedValueBox(ExpiringCache<String, Remembered>(capacity: TokenAuthenticator.cacheLimit))
+    /// How many verified tokens are remembered; the least recently used goes first.
+    static let cacheLimit = 10_000
+
+    /// A verified token's caller, and from when it may be used (its `nbf`, in epoch seconds).
+    struct Remembered: Sendable {
+        let identity: Identity
+        let notBefore: Double?
+    }
 
     /// - Parameter keys: the provider's public keys (``JWKSSource``).
     public convenience init(verification: TokenVerification, keys: JWTKeyCollection, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -47,9 +55,9 @@ public final class TokenAuthenticator: Authenticator {
     /// The caller of a token this authenticator verified before, if it is still valid; `nil`
     /// otherwise (never verified, or expired).
     func remembered(_ token: String) -> Identity? {
-        guard let known = verified.withLockedValue({ $0[token] }),
-            clock().timeIntervalSince1970 <= known.expires + verification.leeway
-        else { return nil }
+        let now = clock()
+        guard let known = verified.withLockedValue({ $0.value(for: token, now: now) }) else { return nil }
+        if let notBefore = known.notBefore, now.timeIntervalSince1970 + verification.leeway < notBefore { return nil }
         return known.identity
     }
 
@@ -76,16 +84,21 @@ public final class TokenAuthenticator: Authenticator {
         }
         guard let expires = claims.seconds("exp") else { throw .missingOrInvalid }
         guard now <= expires + verification.leeway else { throw .expiredToken }
-        try check(claims, now: now)
+        let notBefore = claims.seconds("nbf")
+        if let notBefore, now + verification.leeway < notBefore { throw .missingOrInvalid }
+        let ends = try check(claims, now: now)
         let identity = Identity(mode: verification.mode, claims: claims.claims)
-        verified.withLockedValue { cache in
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[token] = (identity, expires)
-        }
+        // Remembered until the earliest limit passes (with the leeway the checks allow): past
+        // it, the token is verified again and refused as those checks refuse it.
+        let until = Date(timeIntervalSince1970: min(expires, ends) + verification.leeway)
+        verified.withLockedValue { $0.insert(Remembered(identity: identity, notBefore: notBefore), for: token, until: until, now: clock()) }
         return identity
     }
 
-    private func check(_ claims: TokenClaims, now: Double) throws(AuthenticationFailure) {
+    /// Checks the claims besides the signature, `exp` and `nbf`; returns when the token stops
+    /// passing them (epoch seconds; `infinity` when nothing else limits it).
+    private func check(_ claims: TokenClaims, now: Double) throws(AuthenticationFailure) -> Double {
+        var ends = Double.infinity
         if let use = claims.claims["token_use"]?.stringValue, use != "id", use != "access" { throw .missingOrInvalid }
         if let pattern = verification.clientIDPattern {
             let clients = Self.clientIDs(claims)
@@ -95,12 +108,15 @@ public final class TokenAuthenticator: Authenticator {
         }
         if let ttl = verification.issuedAtTTL {
             guard let issued = claims.seconds("iat"), now <= issued + ttl + verification.leeway else { throw .expiredToken }
+            ends = min(ends, issued + ttl)
         }
         if let ttl = verification.authTimeTTL {
             guard let authenticated = claims.seconds("auth_time"), now <= authenticated + ttl + verification.leeway else {
                 throw .expiredToken
             }
+            ends = min(ends, authenticated + ttl)
         }
+        return ends
     }
 
     /// `aud` (ID tokens; a string or a list), `client_id` (access tokens) and `azp`.

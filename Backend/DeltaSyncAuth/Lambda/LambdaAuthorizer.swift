@@ -10,6 +10,10 @@ import NIOCore
 /// (`resolverContext`), hides fields (`deniedFields`) and how long the answer is reused
 /// (`ttlOverride`, else ``defaultTTL``).
 ///
+/// Only grants are reused, at most ``cacheLimit`` of them, the least recently used going first:
+/// a refusal is asked again next time, so a flood of made-up tokens costs authorizer calls
+/// but never pushes out the answers of real callers.
+///
 /// The function is a local HTTP endpoint (`--lambda-authorizer-url`) or a Swift closure:
 ///
 /// ```swift
@@ -22,14 +26,17 @@ public final class LambdaAuthorizer: Authenticator {
     public typealias Decide = @Sendable (LambdaAuthorizerRequest) async throws -> LambdaAuthorizerResponse
 
     private let decide: Decide
-    /// AppSync's `identityValidationExpression`: a token that does not match is refused
-    /// without calling the function.
+    /// AppSync's `identityValidationExpression`: a token that does not match it as a whole
+    /// (`tok-.*` does not admit `xtok-1`) is refused without calling the function.
     public let identityValidationExpression: String?
     /// How long an answer is reused for the same token when it names no `ttlOverride`
     /// (AppSync's `authorizerResultTtlInSeconds`). Default 300 seconds.
     public let defaultTTL: TimeInterval
     private let clock: @Sendable () -> Date
-    private let answers = NIOLockedValueBox([String: (identity: Identity?, until: Date)]())
+    /// Granted answers by token.
+    private let answers = NIOLockedValueBox(ExpiringCache<String, Identity>(capacity: LambdaAuthorizer.cacheLimit))
+    /// How many granted answers are kept.
+    public static let cacheLimit = 10_000
 
     public init(
         identityValidationExpression: String? = nil, defaultTTL: TimeInterval = 300,
@@ -62,12 +69,11 @@ public final class LambdaAuthorizer: Authenticator {
 
     public func authenticate(_ credentials: Credentials) async throws(AuthenticationFailure) -> Identity {
         guard let token = credentials["authorization"], !token.isEmpty else { throw .missingOrInvalid }
-        if let expression = identityValidationExpression, token.range(of: expression, options: .regularExpression) == nil {
+        if let expression = identityValidationExpression, !Self.matchesWhole(token, expression) {
             throw .notAuthorized
         }
         let now = clock()
-        if let cached = answers.withLockedValue({ $0[token] }), cached.until > now {
-            guard let identity = cached.identity else { throw .notAuthorized }
+        if let identity = answers.withLockedValue({ $0.value(for: token, now: now) }) {
             return identity
         }
         let request = LambdaAuthorizerRequest(token: token, credentials: credentials)
@@ -78,17 +84,21 @@ public final class LambdaAuthorizer: Authenticator {
             // AppSync answers a failed authorizer as a refusal.
             throw .notAuthorized
         }
-        let identity = answer.isAuthorized
-            ? Identity(mode: .lambda, resolverContext: answer.resolverContext, deniedFields: Set(answer.deniedFields.map(LambdaAuthorizerResponse.typeField))) : nil
+        guard answer.isAuthorized else { throw .notAuthorized }
+        let identity = Identity(
+            mode: .lambda, resolverContext: answer.resolverContext,
+            deniedFields: Set(answer.deniedFields.map(LambdaAuthorizerResponse.typeField)))
         let ttl = answer.ttlOverride.map(TimeInterval.init) ?? defaultTTL
         if ttl > 0 {
-            answers.withLockedValue { answers in
-                if answers.count >= 10_000 { answers.removeAll(keepingCapacity: true) }
-                answers[token] = (identity, now.addingTimeInterval(ttl))
-            }
+            answers.withLockedValue { $0.insert(identity, for: token, until: now.addingTimeInterval(ttl), now: now) }
         }
-        guard let identity else { throw .notAuthorized }
         return identity
+    }
+
+    /// Whether `expression` matches all of `token`, as AppSync applies
+    /// `identityValidationExpression` (a pattern that matches inside the token is not enough).
+    static func matchesWhole(_ token: String, _ expression: String) -> Bool {
+        token.range(of: "\\A(?:\(expression))\\z", options: .regularExpression) != nil
     }
 }
 

@@ -11,7 +11,8 @@ import DeltaSyncSchema
 package struct AuthorizationPolicy: Sendable {
     package let directives: AuthModeDirectives
     private let models: [String: ModelSchema]
-    /// Model subscription fields to their model's name.
+    /// Subscription fields to the name of the model whose items they deliver (the model's own
+    /// and custom ones).
     private let subscriptions: [String: String]
     /// Per model type: its modes and the fields with modes or rules of their own.
     private let fieldAccess: [String: TypeFieldAccess]
@@ -29,8 +30,13 @@ package struct AuthorizationPolicy: Sendable {
     /// Whether any model has `@auth` rules or any mode directive is written; without either,
     /// every caller the API admits may do everything.
     package let isOpen: Bool
+    /// A rule of the embedder's on top of the schema's: a field it denies is denied to every
+    /// caller but ``Principal/trusted`` (``ServerConfiguration/fieldAuthorization``).
+    let fieldRule: (any FieldAuthorization)?
 
-    package init(schema: AmplifySchema, modes: APIAuthModes) {
+    /// - Parameter fieldRule: an embedder's own field rule, asked after the schema's.
+    package init(schema: AmplifySchema, modes: APIAuthModes, fieldRule: (any FieldAuthorization)? = nil) {
+        self.fieldRule = fieldRule
         directives = AuthModeDirectives(modes: modes)
         models = Dictionary(uniqueKeysWithValues: schema.models.map { ($0.name, $0) })
         var subscriptions: [String: String] = [:]
@@ -38,6 +44,11 @@ package struct AuthorizationPolicy: Sendable {
             for field in [model.operations.onCreate, model.operations.onUpdate, model.operations.onDelete].compactMap({ $0 }) {
                 subscriptions[field] = model.name
             }
+        }
+        // A custom subscription to a model's mutations delivers that model's items: its rules
+        // decide who receives which events, as for the model's own subscriptions.
+        for custom in schema.customSubscriptions where schema.model(named: custom.returnType) != nil {
+            subscriptions[custom.name] = custom.returnType
         }
         self.subscriptions = subscriptions
         let directives = directives
@@ -57,7 +68,7 @@ package struct AuthorizationPolicy: Sendable {
             return (model.name, TypeFieldAccess(
                 typeModes: directives.typeModes(model), rootModes: rootModes, special: special, fieldModes: fieldModes))
         })
-        isOpen = modes.additionalModes.isEmpty && schema.models.allSatisfy { model in
+        isOpen = fieldRule == nil && modes.additionalModes.isEmpty && schema.models.allSatisfy { model in
             model.authRules == nil && model.modeDirectives == nil
                 && model.fields.allSatisfy { $0.authRules == nil && $0.modeDirectives == nil }
         }
@@ -65,7 +76,8 @@ package struct AuthorizationPolicy: Sendable {
 
     func model(_ name: String) -> ModelSchema? { models[name] }
 
-    /// The model whose `onCreate`/`onUpdate`/`onDelete` subscription is `field`.
+    /// The model whose items the subscription `field` delivers: its `onCreate`/`onUpdate`/
+    /// `onDelete`, or a custom subscription to its mutations.
     func subscribedModel(_ field: String) -> ModelSchema? {
         subscriptions[field].flatMap { models[$0] }
     }
@@ -75,6 +87,46 @@ package struct AuthorizationPolicy: Sendable {
         guard directives.admits(fieldAccess[model.name]?.rootModes[operation], identity.mode) else { return .denied }
         guard let rules = model.authRules else { return .granted }
         return Self.access(rules.filter { $0.grants(operation) }, for: identity, fields: model)
+    }
+
+    /// What `identity` may read of `model` through a relation (`@hasMany`, `@hasOne`,
+    /// `@belongsTo`, `@manyToMany`), as Amplify's relational resolvers decide: the related
+    /// model's rules for every read operation together (get, list, sync, listen, search). A
+    /// static grant reads every related item; owner and dynamic group rules narrow the
+    /// related items to the caller's; nothing else reads none. The relation field's own modes
+    /// and rules are the parent type's (``mayRead(_:on:in:by:)``).
+    func relatedAccess(_ model: ModelSchema, for identity: Identity) -> ModelAccess {
+        guard let rules = model.authRules else {
+            return directives.admits(nil, typeModes: fieldAccess[model.name]?.typeModes, identity.mode) ? .granted : .denied
+        }
+        return Self.access(rules.filter { !$0.operations.isDisjoint(with: ModelOperation.read) }, for: identity, fields: model)
+    }
+
+    /// Whether `identity` may call the custom query or mutation `operation`: its mode
+    /// directives, else the API's default mode alone (AppSync's rule for fields without them).
+    func admits(_ operation: CustomOperation, for identity: Identity) -> Bool {
+        directives.admits(operation.modeDirectives, identity.mode)
+    }
+
+    /// The first of `fields` (a filter's, a condition's or a sort key condition's) that
+    /// `identity` may not read on every item of `model` it reaches, `nil` when it may read them
+    /// all. `within` is what the caller's rules already narrow the items to: a field readable
+    /// only on the caller's own items may be filtered on where only those are read.
+    func unreadableField(_ fields: Set<String>, of model: ModelSchema, for identity: Identity, within: ItemRestriction?) -> String? {
+        guard let access = fieldAccess[model.name] else { return nil }
+        for field in fields.sorted() {
+            if !identity.deniedFields.isEmpty, identity.deniedFields.contains("\(model.name).\(field)") { return field }
+            guard directives.admits(access.fieldModes[field], typeModes: access.typeModes, identity.mode) else { return field }
+            guard let rules = access.special[field] else { continue }
+            let reading = rules.filter { !$0.operations.isDisjoint(with: ModelOperation.read) }
+            switch Self.access(reading, for: identity, fields: model) {
+            case .granted: continue
+            case .denied: return field
+            case .restricted(let fieldRestriction):
+                guard let within, within.isNarrower(than: fieldRestriction) else { return field }
+            }
+        }
+        return nil
     }
 
     /// Whether `identity` may read `field` of `item` (a `typeName` model's): the field's modes,

@@ -14,14 +14,19 @@ extension Caller {
     ///    `Not Authorized to access onCreateTodo on type Subscription`.
     ///
     /// An empty owner argument counts as absent (Amplify Swift sends `""` without a token).
+    /// The `filter` and the arguments may compare only fields the caller may read.
     ///
     /// - Returns: the argument filters to apply and the restriction to check every event against.
     package func subscription(
-        _ field: String, arguments: [(field: String, value: JSONValue)]
+        _ field: String, filter: QueryPredicate, arguments: [(field: String, value: JSONValue)]
     ) throws(AppSyncError) -> (arguments: [(field: String, value: JSONValue)], restriction: ItemRestriction?) {
         guard let model = policy.subscribedModel(field) else { return (arguments, nil) }
         let access = access(model, .listen, field: field, parentType: "Subscription")
         try access.require()
+        try requireReadable(filter, of: model, within: access.restriction)
+        try requireReadable(
+            keyFields: arguments.map(\.field).filter { !model.subscriptionOwnerArguments.contains($0) }, of: model,
+            within: access.restriction)
         let ownerArguments = Set(model.subscriptionOwnerArguments)
         let given = arguments.filter { !(ownerArguments.contains($0.field) && $0.value == .string("")) }
         guard let restriction = access.restriction else { return (given, nil) }
@@ -36,10 +41,10 @@ extension Caller {
 }
 
 extension Caller {
-    /// Whether events of subscription `field` may show this caller fewer fields than others,
-    /// so their event plan cannot be shared.
+    /// Whether events of subscription `field` may show this caller fewer fields or related
+    /// items than others, so their event plan cannot be shared.
     package func mayDenyFields(ofSubscription field: String) -> Bool {
         guard let model = policy.subscribedModel(field) else { return false }
-        return mayDeny(on: model.name)
+        return mayDeny(on: model.name) || (!policy.isOpen && !model.relationFields.isEmpty)
     }
 }

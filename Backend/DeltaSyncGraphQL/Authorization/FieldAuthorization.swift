@@ -1,9 +1,11 @@
 import DeltaSyncCore
 
-/// Decides whether a model field may be read in a response: the one place field
-/// authorization plugs in.
+/// Decides whether a model field may be read in a response. A request's ``Caller`` is one (the
+/// schema's rules), and an embedder may add a rule of its own on top
+/// (``AuthorizationPolicy/init(schema:modes:fieldRule:)``), which the caller asks after the
+/// schema's.
 ///
-/// Every path that writes a model's fields asks it, so a rule given here holds on all of them:
+/// Every path that writes a model's fields asks the caller, so a rule holds on all of them:
 /// - ``ItemProjection``: projected pages, `get` and mutation results (the mutation shortcut
 ///   included), realtime events (``EventPlan``) and a failed mutation's `errors[].data`;
 /// - the executor: every field of a model type has a resolver that asks it before reading the

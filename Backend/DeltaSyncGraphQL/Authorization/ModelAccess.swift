@@ -36,6 +36,14 @@ package struct ItemRestriction: Sendable {
         }
     }
 
+    /// Whether every item this admits, `other` admits too: each of these conditions is one of
+    /// `other`'s (same field, and values `other` also names).
+    func isNarrower(than other: ItemRestriction) -> Bool {
+        conditions.allSatisfy { condition in
+            other.conditions.contains { $0.field == condition.field && Set(condition.values).isSubset(of: $0.values) }
+        }
+    }
+
     /// The same test as a filter, AND-ed with a list, index or sync query's own.
     var predicate: QueryPredicate {
         .or(conditions.flatMap { condition -> [QueryPredicate] in

@@ -27,7 +27,7 @@ package final class EventPlan: Sendable {
     /// - Throws: ``AppSyncError`` when the field is not a subscription to mutations.
     package init(
         _ field: GraphQL.Field, fragments: [String: FragmentDefinition], variables: [String: JSONValue], schema: ExecutableSchema,
-        caller: Caller? = nil
+        caller: Caller
     ) throws {
         let name = field.name.value
         guard let definition = (try? schema.graphQL.subscriptionType?.fields())?[name],
@@ -39,15 +39,15 @@ package final class EventPlan: Sendable {
             throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
         }
         rootKey = field.alias?.value ?? name
-        guard let model = schema.projection.schema.model(named: typeName) else {
+        guard let model = schema.planner.schema.model(named: typeName) else {
             shape = .value(ValueSelection([selection], type: definition.type, fragments: fragments, variables: variables))
             return
         }
-        guard let plan = schema.projection.plan(model, selection: [selection], fragments: fragments, purpose: .event(variables: variables))
+        guard let plan = schema.planner.plan(model, selection: [selection], fragments: fragments, purpose: .event(variables: variables))
         else {
             throw AppSyncError(.validation, "Subscription field '\(name)' needs a selection of its fields.")
         }
-        shape = .item(plan, schema.projection.authorized(by: caller))
+        shape = .item(plan, schema.planner.projection(for: caller))
     }
 
     /// `{"data":{"<rootKey>":...}}`, plus `errors` when a non-null field had no value.

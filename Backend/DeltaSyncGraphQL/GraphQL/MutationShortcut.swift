@@ -20,7 +20,7 @@ struct MutationShortcut: @unchecked Sendable {
     private let selection: SelectionSet
     private let fragments: [String: FragmentDefinition]
     private let mutation: ExecutableSchema.ModelMutation
-    private let projection: ItemProjection
+    private let planner: ItemPlanner
     private let plan: ItemPlan
     /// Each defined variable and how to coerce it.
     private let variablePlans: [(name: String, plan: VariableCoercion.Plan)]
@@ -43,7 +43,7 @@ struct MutationShortcut: @unchecked Sendable {
             let field = operation.selectionSet.selections.first as? GraphQL.Field, field.directives.isEmpty,
             let selection = field.selectionSet,
             let mutation = schema.modelMutations[field.name.value],
-            let plan = schema.projection.plan(mutation.model, selection: [selection], fragments: fragments), !plan.hasRelations,
+            let plan = schema.planner.plan(mutation.model, selection: [selection], fragments: fragments), !plan.hasRelations,
             let definition = try? schema.graphQL.mutationType?.fields()[field.name.value],
             field.arguments.allSatisfy({ definition.args[$0.name.value] != nil && $0.value is Variable }),
             operation.variableDefinitions.allSatisfy({ $0.defaultValue == nil })
@@ -64,7 +64,7 @@ struct MutationShortcut: @unchecked Sendable {
         self.selection = selection
         self.fragments = fragments
         self.mutation = mutation
-        self.projection = schema.projection
+        self.planner = schema.planner
         self.plan = plan
     }
 
@@ -98,21 +98,30 @@ struct MutationShortcut: @unchecked Sendable {
     /// Runs the mutation with a request's variables. Returns the result for `data`, or the
     /// mutation's outcome for the executor to complete (``RequestScope``'s earlier results);
     /// `nil`, having run nothing, when the executor must coerce the variables.
-    func run(variables: [String: JSONValue], caller: Caller? = nil) async -> Result<Map, Failure>? {
+    func run(variables: [String: JSONValue], caller: Caller) async -> Result<Completed, Failure>? {
         guard let coerced = coerced(variables), let arguments = arguments(coerced) else { return nil }
         let outcome: Result<ItemObject, any Error>
         do {
             let call = MutationField(name: field.name.value, selections: [selection], fragments: fragments)
-            let access = caller?.access(mutation.model, mutation.operation, field: field.name.value, parentType: "Mutation")
-                ?? .open(field: field.name.value, parentType: "Mutation")
+            let access = caller.access(mutation.model, mutation.operation, field: field.name.value, parentType: "Mutation")
             outcome = .success(try await mutation.run(arguments, call, access))
         } catch {
             outcome = .failure(error)
         }
-        guard case .success(let object) = outcome, let result = projection.authorized(by: caller).object(object.item, plan: plan) else {
+        guard case .success(let object) = outcome else { return .failure(Failure(outcome: outcome)) }
+        // A result the caller may not read is withheld; its event is the server's completion.
+        let readable = caller.mayReadResult(of: mutation.operation, object.item, model: mutation.model)
+        guard let result = planner.projection(for: readable ? caller : caller.server).object(object.item, plan: plan) else {
             return .failure(Failure(outcome: outcome))
         }
-        return .success(result)
+        return .success(Completed(response: readable ? result : .null, event: result))
+    }
+
+    /// A mutation's result for the response, and as its event is made from it (the same,
+    /// unless the caller may not read the result).
+    struct Completed: Sendable {
+        let response: Map
+        let event: Map
     }
 
     /// A mutation that ran but whose response the executor must write.

@@ -35,13 +35,11 @@ package struct RequestExecutor: Sendable {
         self.executionLimits = executionLimits
     }
 
+    /// - Parameter caller: who the request runs for; every resolver asks it.
     /// - Parameter explain: record how sync queries read their items and return it in
     ///   `extensions.deltasync.plans`.
-    /// - Parameter caller: who sent the request; `nil` when the server has no authorization rules.
-    /// - Parameter identity: who sent the request when there is no `caller`, for what
-    ///   `@function` events show as `identity`.
-    package func execute(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil, identity: Identity? = nil) async -> [UInt8] {
-        await answer(request, explain: explain, caller: caller, identity: identity).bytes
+    package func execute(_ request: OperationRequest, as caller: Caller, explain: Bool = false) async -> [UInt8] {
+        await answer(request, as: caller, explain: explain).bytes
     }
 
     /// A response's bytes and the `errorType`s of its errors, for the request log and metrics
@@ -58,11 +56,11 @@ package struct RequestExecutor: Sendable {
         package var storeUnavailable: Bool { errorTypes.contains(AppSyncErrorType.serviceUnavailable.rawValue) }
     }
 
-    /// ``execute(_:explain:caller:)`` with the error types of the response.
-    package func answer(_ request: OperationRequest, explain: Bool = false, caller: Caller? = nil, identity: Identity? = nil) async -> Answer {
+    /// ``execute(_:as:explain:)`` with the error types of the response.
+    package func answer(_ request: OperationRequest, as caller: Caller, explain: Bool = false) async -> Answer {
         let limits = executionLimits
         let answer = await Deadline.race(after: limits.timeout) {
-            let (body, splices, operation) = await respond(request, explain: explain, caller: caller, identity: identity)
+            let (body, splices, operation) = await respond(request, explain: explain, caller: caller)
             return Answer(bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body), operation: operation)
         }
         guard let answer else {
@@ -131,7 +129,7 @@ package struct RequestExecutor: Sendable {
     }
 
     private func respond(
-        _ request: OperationRequest, explain: Bool, caller: Caller?, identity: Identity?
+        _ request: OperationRequest, explain: Bool, caller: Caller
     ) async -> (Map, [ResponseJSON.Splice], OperationSummary?) {
         let prepared: PreparedDocument
         switch prepare(request.query) {
@@ -150,22 +148,22 @@ package struct RequestExecutor: Sendable {
             if let shortcut = plan.mutation, let outcome = await shortcut.run(variables: request.variables, caller: caller) {
                 switch outcome {
                 case .success(let result):
-                    let data = Map.dictionary([shortcut.responseKey: result])
-                    publishEvents(of: plan, data: data, fragments: prepared.fragments, request: request)
-                    return (Self.body(data: data, errors: []), [], plan.summary)
+                    publishEvents(
+                        of: plan, data: .dictionary([shortcut.responseKey: result.event]), fragments: prepared.fragments, request: request)
+                    return (Self.body(data: .dictionary([shortcut.responseKey: result.response]), errors: []), [], plan.summary)
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
                 }
             }
             let scope = RequestScope(
                 plan: plan, explain: explain, budget: ResolverBudget(executionLimits), caller: caller,
-                projection: schema.projection, earlierResults: earlierResults,
-                functionRequest: FunctionPipeline.Request(caller: caller?.identity ?? identity, sourceIP: request.sourceIP, headers: request.headers))
+                projection: schema.planner.projection(for: caller), earlierResults: earlierResults,
+                functionRequest: FunctionPipeline.Request(caller: caller.identity, sourceIP: request.sourceIP, headers: request.headers))
             let result = try await run(request, document: prepared.document, scope: scope)
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
             if plan.operationType == .mutation {
-                publishEvents(of: plan, data: data, fragments: prepared.fragments, request: request)
+                publishEvents(of: plan, data: scope.eventData(data), fragments: prepared.fragments, request: request)
             }
             return (Self.body(data: data, errors: errors, scope: scope), splices, plan.summary)
         } catch let error as GraphQLError {
@@ -181,7 +179,7 @@ package struct RequestExecutor: Sendable {
         guard let events, let operation = plan.operation else { return }
         for event in MutationEvent.events(
             of: operation, data: data, fragments: fragments, variables: request.variables,
-            schema: schema.projection.schema, mutationType: schema.graphQL.mutationType,
+            schema: schema.planner.schema, mutationType: schema.graphQL.mutationType,
             wanted: events.hasSubscribers(for:))
         {
             events.publish(event)

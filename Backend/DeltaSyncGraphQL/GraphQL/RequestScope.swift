@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 import GraphQL
+import NIOConcurrencyHelpers
 
 /// Per-request state resolvers share with the executor: the request's ``ResponsePlan``, the
 /// explain log, the budget, and the root values projection completed (``ProjectedRoots``).
@@ -11,38 +12,47 @@ final class RequestScope: Sendable {
     let budget: ResolverBudget
     /// The root values projection completed, for the response.
     let projected = ProjectedRoots()
-    /// Who is asking; `nil` when the server has no authorization rules.
-    let caller: Caller?
-    /// The schema's projection, asking the caller about every field.
+    /// Who is asking.
+    let caller: Caller
+    /// The schema's projection, asking the caller about every field and relation.
     let projection: ItemProjection
     /// Who asks and the headers they sent, for `@function` events.
     let functionRequest: FunctionPipeline.Request
+
+    /// Mutation results the caller may not read (``Caller/mayReadResult(of:_:model:)``),
+    /// completed for their events only, by response key.
+    private let withheld = NIOLockedValueBox<[String: Map]>([:])
 
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
     init(
-        plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller? = nil, projection: ItemProjection,
+        plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller, projection: ItemProjection,
         earlierResults: [String: Result<ItemObject, any Error>] = [:], functionRequest: FunctionPipeline.Request = .init()
     ) {
         self.functionRequest = functionRequest
         self.plan = plan
         self.caller = caller
-        self.projection = projection.authorized(by: caller)
+        self.projection = projection
         plans = QueryPlanLog(explain: explain)
         self.budget = budget
         self.earlierResults = earlierResults
     }
 
-    /// Who decides field reads for this request: the caller, else the server-wide rule.
-    var fieldAuthorization: (any FieldAuthorization)? { projection.authorization }
+    /// The request's scope from a resolver's `context`: the one way every resolver gets at
+    /// the caller. A context without one (a resolver run outside ``RequestExecutor``) is an
+    /// internal error, never a request without rules.
+    static func of(_ context: Any) throws(AppSyncError) -> RequestScope {
+        guard let scope = context as? RequestScope else {
+            throw AppSyncError(.internalFailure, "A resolver ran without its request's scope, so its caller is unknown.")
+        }
+        return scope
+    }
 
     /// What the caller may do through a root field.
     func access(_ model: ModelSchema, _ operation: ModelOperation, _ info: GraphQLResolveInfo) -> RootAccess {
-        let parent = info.parentType.name
-        return caller?.access(model, operation, field: info.fieldName, parentType: parent)
-            ?? .open(field: info.fieldName, parentType: parent)
+        caller.access(model, operation, field: info.fieldName, parentType: info.parentType.name)
     }
 
     /// The response key of a root field; `nil` for a nested one.
@@ -56,6 +66,23 @@ final class RequestScope: Sendable {
     func root(_ info: GraphQLResolveInfo) -> (key: String, root: ResponsePlan.Root)? {
         guard let key = Self.rootKey(info), let root = plan.roots[key] else { return nil }
         return (key, root)
+    }
+
+    /// Keeps `item`, the result of the root mutation at `info` that the caller may not read,
+    /// for its event alone: completed as the server would, along the mutation's selection.
+    func withhold(_ item: Item, model: ModelSchema, info: GraphQLResolveInfo) async {
+        guard let key = Self.rootKey(info) else { return }
+        let event = await projection.planner.projection(for: caller.server).errorData(item, model: model, field: MutationField(info))
+        withheld.withLockedValue { $0[key] = event.map }
+    }
+
+    /// The executor's `data` as subscribers' events are made from it: withheld results in
+    /// their place.
+    func eventData(_ data: Map?) -> Map? {
+        let withheld = withheld.withLockedValue { $0 }
+        guard !withheld.isEmpty, case .dictionary(var results)? = data else { return data }
+        for (key, value) in withheld { results[key] = value }
+        return .dictionary(results)
     }
 
     /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.

@@ -104,7 +104,7 @@ struct ResponsePlan: Sendable {
             case .page(let model):
                 if let page = page(model, selection: selection, fragments: fragments, schema: schema) { roots[key] = .page(page) }
             case .object(let model):
-                if let plan = schema.projection.plan(model, selection: [selection], fragments: fragments), !plan.hasRelations {
+                if let plan = schema.planner.plan(model, selection: [selection], fragments: fragments), !plan.hasRelations {
                     roots[key] = .object(plan)
                 }
             }
@@ -129,7 +129,7 @@ struct ResponsePlan: Sendable {
         else { return nil }
         let itemsKey = items.alias?.value ?? "items"
         guard keys.filter({ $0 == itemsKey }).count == 1,
-            let plan = schema.projection.plan(model, selection: [itemsSelection], fragments: fragments)
+            let plan = schema.planner.plan(model, selection: [itemsSelection], fragments: fragments)
         else { return nil }
         return PagePlan(itemsKey: itemsKey, items: plan)
     }

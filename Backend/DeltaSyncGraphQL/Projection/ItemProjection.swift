@@ -11,42 +11,19 @@ import OrderedCollections
 ///
 /// Projection completes every item it is given, the way the executor would: a field without a
 /// value, a stored value that does not fit its type, a relation that cannot be read or a field
-/// ``FieldAuthorization`` denies is null with its error (``ProjectionFailure``), and a null in
-/// a non-null field nulls its parent.
+/// the caller may not read is null with its error (``ProjectionFailure``), and a null in a
+/// non-null field nulls its parent.
+///
+/// A projection is one caller's (``ItemPlanner/projection(for:)``): there is none that reads
+/// for nobody.
 struct ItemProjection: Sendable {
-    let schema: AmplifySchema
-    let queries: QueryResolvers
-    /// Asked for every field but `__typename`; `nil` lets every field be read.
-    private(set) var authorization: (any FieldAuthorization)?
-    /// `Type.field` of the fields functions resolve: a response selecting one is the
-    /// executor's to complete.
-    private let functionFields: Set<String>
+    /// What is the same for every caller: the schema, its plans, the relation reads.
+    let planner: ItemPlanner
+    /// Who reads: asked for every field but `__typename`, and for every related object.
+    let caller: Caller
 
-    init(schema: AmplifySchema, queries: QueryResolvers) {
-        self.schema = schema
-        self.queries = queries
-        functionFields = Set(schema.functionFields.map { "\($0.typeName).\($0.fieldName)" })
-        authorization = queries.environment.fieldAuthorization
-    }
-
-    /// This projection asking `authorization` (a request's ``Caller``) instead; `nil` keeps the
-    /// server-wide one.
-    func authorized(by authorization: (any FieldAuthorization)?) -> ItemProjection {
-        guard let authorization else { return self }
-        var copy = self
-        copy.authorization = authorization
-        return copy
-    }
-
-    /// The plan of `selection` on `model`'s items; `nil` where the executor must complete them.
-    func plan(
-        _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition],
-        purpose: ItemPlan.Purpose = .response
-    ) -> ItemPlan? {
-        ItemPlan(
-            model, selection: selection, fragments: fragments, purpose: purpose, models: queries.environment.model,
-            functionFields: functionFields)
-    }
+    var schema: AmplifySchema { planner.schema }
+    var queries: QueryResolvers { planner.queries }
 
     /// A page's items as a JSON array, reading their relations.
     func project(_ items: [Item], plan: ItemPlan) async -> ProjectedArray {
@@ -83,10 +60,9 @@ struct ItemProjection: Sendable {
         guard !plan.hasRelations else { return nil }
         var object = OrderedDictionary<String, Map>()
         var failures: [ProjectionFailure] = []
+        let asks = caller.mayDeny(on: plan.typeName)
         for member in plan.members {
-            if let authorization, member.field != "__typename",
-                authorization.denial(of: member.field, on: plan.typeName, in: item) != nil
-            {
+            if asks, member.field != "__typename", caller.denial(of: member.field, on: plan.typeName, in: item) != nil {
                 return nil
             }
             switch member.entry {
@@ -113,9 +89,11 @@ struct ItemProjection: Sendable {
     }
 
     /// A failed mutation's `errors[].data`: the stored item projected onto the mutation's
-    /// selection (``ItemPlan/Purpose/errorData(variables:)``), `null` if it cannot be planned.
+    /// selection (``ItemPlan/Purpose/errorData(variables:)``); `null` if it cannot be planned or
+    /// the caller may not read the item (a caller who may update but not read learns nothing).
     func errorData(_ item: Item, model: ModelSchema, field: MutationField) async -> JSONValue {
-        guard let plan = plan(model, selection: field.selections, fragments: field.fragments, purpose: .errorData(variables: field.variables))
+        guard caller.mayRead(item, of: model),
+            let plan = planner.plan(model, selection: field.selections, fragments: field.fragments, purpose: .errorData(variables: field.variables))
         else { return .null }
         var out: [UInt8] = []
         var failures: [ProjectionFailure] = []
@@ -129,29 +107,32 @@ struct ItemProjection: Sendable {
     private func project(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) async -> Bool {
         guard plan.hasRelations else { return write(item, plan: plan, into: &out, failures: &failures) }
         let object = ObjectText(&out)
+        let asks = caller.mayDeny(on: plan.typeName)
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
             let written: Bool
             if case .relation(let field, let relation, let nested) = member.entry,
-                authorization?.denial(of: member.field, on: plan.typeName, in: item) == nil
+                caller.denial(of: member.field, on: plan.typeName, in: item) == nil
             {
                 written = await project(relation, of: field, nested: nested, of: item, plan: plan, into: &out, failures: &failures)
             } else {
-                written = write(member, of: item, plan: plan, into: &out, failures: &failures)
+                written = write(member, of: item, plan: plan, asks: asks, into: &out, failures: &failures)
             }
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
         return object.finish(into: &out)
     }
 
-    /// A `@belongsTo`/`@hasOne` object read from the store; `false` when its parent must be null.
+    /// A `@belongsTo`/`@hasOne` object read from the store, if the caller may read it (else
+    /// `null` with the field's `Unauthorized` error); `false` when its parent must be null.
     private func project(
         _ relation: Relation, of field: DeltaSyncSchema.Field, nested: ItemPlan, of item: Item, plan: ItemPlan,
         into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) async -> Bool {
         let related: ItemObject?
         do {
-            related = try await queries.object(from: item, relation: relation)
+            let access = caller.related(queries.environment.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
+            related = try await queries.object(from: item, relation: relation, access: access)
         } catch {
             let shown = AppSyncError.redacting(error, at: "\(plan.typeName).\(relation.relatedModel)", logger: queries.environment.logger)
             if plan.completes { failures.append(ProjectionFailure(.failed(shown))) }
@@ -167,9 +148,10 @@ struct ItemProjection: Sendable {
     /// An item whose plan reads nothing: no suspension.
     fileprivate func write(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
         let object = ObjectText(&out)
+        let asks = caller.mayDeny(on: plan.typeName)
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
-            let written = write(member, of: item, plan: plan, into: &out, failures: &failures)
+            let written = write(member, of: item, plan: plan, asks: asks, into: &out, failures: &failures)
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
         return object.finish(into: &out)
@@ -182,10 +164,11 @@ struct ItemProjection: Sendable {
     }
 
     /// One member that reads nothing (or a denied relation); `false` when its object must be null.
+    /// `asks`: whether the caller may be denied a field of the plan's type (asked once an item).
     private func write(
-        _ member: ItemPlan.Member, of item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]
+        _ member: ItemPlan.Member, of item: Item, plan: ItemPlan, asks: Bool, into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) -> Bool {
-        if authorization != nil, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) { return denied }
+        if asks, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) { return denied }
         return write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
     }
 
@@ -195,9 +178,7 @@ struct ItemProjection: Sendable {
         _ member: ItemPlan.Member, of item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) -> Bool? {
         if case .typename = member.entry { return nil }
-        guard let authorization, let denial = authorization.denial(of: member.field, on: plan.typeName, in: item) else {
-            return nil
-        }
+        guard let denial = caller.denial(of: member.field, on: plan.typeName, in: item) else { return nil }
         guard plan.completes else {
             out.append(contentsOf: "null".utf8)
             return true
@@ -226,15 +207,27 @@ struct ItemProjection: Sendable {
             else { return nullable(field, plan: plan, into: &out) }
             ResponseJSON.write(map, to: &out)
         case .relation(let field, let relation, let nested):
-            // Only an event's plan writes relations here: the event carries the related object.
+            // Only an event's plan writes relations here: the event carries the related object,
+            // shown only if the subscriber may read it.
             precondition(!plan.hasRelations, "relations read from the store are written by project(_:plan:into:failures:)")
             guard case .object(let related)? = item[field.name] else {
                 return missing(field, type: relation.relatedModel, plan: plan, into: &out, failures: &failures)
             }
+            let access = caller.related(queries.environment.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
+            guard access.admits(related) else {
+                failures.append(ProjectionFailure(.failed(access.denial)))
+                return nullable(field, plan: plan, into: &out)
+            }
             guard write(related, plan: nested, into: &out, failures: &failures) else { return nullable(field, plan: plan, into: &out) }
         case .connection(let field, let connection):
             guard case .object(let carried)? = item[field.name] else { return nullable(true, into: &out) }
-            return write(carried, connection: connection, into: &out, failures: &failures)
+            let related = queries.environment.model(field.relation?.relatedModel ?? "")
+            let access = caller.related(related, field: field.name, parentType: plan.typeName)
+            guard case .denied = access.access else {
+                return write(carried, connection: connection, readable: access, into: &out, failures: &failures)
+            }
+            failures.append(ProjectionFailure(.failed(access.denial)))
+            return nullable(true, into: &out)
         }
         return true
     }
@@ -259,9 +252,10 @@ struct ItemProjection: Sendable {
         return nullable
     }
 
-    /// A connection an event carries; `false` when `items` is missing (its parent is then null).
+    /// A connection an event carries, with the items the subscriber may read; `false` when
+    /// `items` is missing (its parent is then null).
     private func write(
-        _ carried: Item, connection: ConnectionPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]
+        _ carried: Item, connection: ConnectionPlan, readable: RelatedAccess, into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) -> Bool {
         let object = ObjectText(&out)
         for (i, (key, renderedKey, member)) in connection.members.enumerated() {
@@ -273,7 +267,8 @@ struct ItemProjection: Sendable {
             case .stored(let name):
                 JSONWriter.write(carried[name] ?? .null, to: &out)
             case .items(let plan):
-                if let plan, case .array(let elements)? = carried["items"] {
+                if let plan, case .array(let carriedElements)? = carried["items"] {
+                    let elements = carriedElements.filter { $0.objectValue.map(readable.admits) ?? true }
                     out.append(UInt8(ascii: "["))
                     for (n, element) in elements.enumerated() {
                         if n > 0 { out.append(UInt8(ascii: ",")) }

@@ -10,7 +10,8 @@ import GraphQL
 /// before the write lands, and a change is never visible without its delta.
 struct MutationResolvers: Sendable {
     let environment: ResolverEnvironment
-    let queries: QueryResolvers
+    /// Plans a failed mutation's error data.
+    let planner: ItemPlanner
 
     /// Fields only the server writes; an input that sets them is a `BadRequest` (spec §4).
     static let serverOwnedFields: Set<String> = ["_lastChangedAt", "_deleted", "_ttl"]
@@ -19,7 +20,7 @@ struct MutationResolvers: Sendable {
 
     /// - Parameter access: what the caller may create; owner fields the input leaves out are
     ///   filled with the caller's identity, and a given owner must be the caller.
-    func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
+    func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
         try access.require()
         switch environment.faults?.take(for: field.name) {
         case .error(let error)?: throw error
@@ -28,7 +29,7 @@ struct MutationResolvers: Sendable {
         case nil: break
         }
         let given = try MutationInput.item(args)
-        let input = try access.creating(given, owners: access.owners)
+        let input = try access.creating(given)
         // Field rules judge the fields the caller wrote (not an owner filled in for them), on
         // the item as it will be stored.
         try access.requireFieldWrites(given, stored: input)
@@ -67,12 +68,12 @@ struct MutationResolvers: Sendable {
         return ItemObject(item: created)
     }
 
-    func update(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
+    func update(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
         try await change(model, args: args, field: field, isDelete: false, access: access)
     }
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
-    func delete(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess = .open()) async throws -> ItemObject {
+    func delete(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
         try await change(model, args: args, field: field, isDelete: true, access: access)
     }
 
@@ -115,6 +116,7 @@ struct MutationResolvers: Sendable {
                 // The stored owner decides, not the input's (Amplify reads the item first).
                 try access.require(existing)
                 try access.requireFieldWrites(input, stored: existing)
+                try access.requireReadable(condition, of: existing, model: model)
                 if fault == .conflict { return .rejected(existing: existing) }
                 if sent == existing["_version"]?.intValue {
                     guard condition.matches(existing) else {
@@ -257,11 +259,9 @@ struct MutationResolvers: Sendable {
     /// selection like a `data` result. AppSync filters the error's data by the selection set,
     /// and clients build their remote model from it: a nested object carrying fields they did
     /// not select (its own `_version`) makes amplify-js's generated relation setter throw, so
-    /// its conflict handler would never run.
-    /// The stored item as the failed mutation's `errors[].data`, with only what the caller may
-    /// read (a field they may not is null).
+    /// its conflict handler would never run. It holds only what the caller may read: `null`
+    /// for an item they may not read, a field or related object they may not read is null.
     private func errorData(_ existing: Item, _ model: ModelSchema, _ field: MutationField, _ access: RootAccess) async -> JSONValue {
-        await ItemProjection(schema: environment.schema, queries: queries).authorized(by: access.caller)
-            .errorData(existing, model: model, field: field)
+        await planner.projection(for: access.caller).errorData(existing, model: model, field: field)
     }
 }

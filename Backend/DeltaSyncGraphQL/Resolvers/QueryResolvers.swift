@@ -25,39 +25,52 @@ struct QueryResolvers: Sendable {
 
     /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
     func list(
-        _ model: ModelSchema, args: Map, queryName: String, access callerAccess: RootAccess = .open(),
+        _ model: ModelSchema, args: Map, queryName: String, access callerAccess: RootAccess,
         writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         try callerAccess.require()
         let key = model.primaryKey
         let access: ItemQuery.Access
         if let partition = args.argument(key.partitionField), !partition.isNull {
-            access = .index(nil, partition: partition, sortKey: try sortKeyCondition(key.sortKeyFields, args: args))
+            let sortKey = try sortKeyCondition(key.sortKeyFields, args: args)
+            try callerAccess.caller.requireReadable(keyFields: key.fields, of: model, within: callerAccess.restriction)
+            access = .index(nil, partition: partition, sortKey: sortKey)
         } else {
             if try sortKeyCondition(key.sortKeyFields, args: args) != nil {
                 throw AppSyncError(.invalidArgument, "A sort key condition needs '\(key.partitionField)' as well.")
             }
             access = .scan
         }
-        return try await page(model, access: access, args: args, queryName: queryName, caller: callerAccess, writer: writer)
+        return try await page(
+            model, access: access, args: args, queryName: queryName, restriction: callerAccess.restriction, caller: callerAccess.caller,
+            writer: writer)
     }
 
     /// A `queryField` of an `@index`.
     func indexQuery(
-        _ model: ModelSchema, index: Index, args: Map, queryName: String, access callerAccess: RootAccess = .open(),
+        _ model: ModelSchema, index: Index, args: Map, queryName: String, access callerAccess: RootAccess,
         writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         try callerAccess.require()
         guard let partition = args.argument(index.partitionField), !partition.isNull else {
             throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
         }
-        let access = ItemQuery.Access.index(
-            index.name, partition: partition, sortKey: try sortKeyCondition(index.sortKeyFields, args: args))
-        return try await page(model, access: access, args: args, queryName: queryName, caller: callerAccess, writer: writer)
+        let sortKey = try sortKeyCondition(index.sortKeyFields, args: args)
+        // The key condition compares the fields as a filter does.
+        try callerAccess.caller.requireReadable(
+            keyFields: [index.partitionField] + index.sortKeyFields, of: model, within: callerAccess.restriction)
+        let access = ItemQuery.Access.index(index.name, partition: partition, sortKey: sortKey)
+        return try await page(
+            model, access: access, args: args, queryName: queryName, restriction: callerAccess.restriction, caller: callerAccess.caller,
+            writer: writer)
     }
 
-    /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key.
-    func connection(from parent: Item, relation: Relation, args: Map, queryName: String) async throws -> Connection {
+    /// A `@hasMany` / `@manyToMany` field: children whose foreign key equals the parent's key,
+    /// those the caller may read (``RelatedAccess``).
+    func connection(
+        from parent: Item, relation: Relation, args: Map, queryName: String, access relatedAccess: RelatedAccess, caller: Caller
+    ) async throws -> Connection {
+        try relatedAccess.require()
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { parent[$0] ?? .null }
         guard let partition = values.first, !partition.isNull, !values.contains(where: \.isNull) else {
@@ -73,6 +86,9 @@ struct QueryResolvers: Sendable {
             if fixed.isEmpty {
                 // The parent fills only the partition: the field takes the sort key condition.
                 sortKey = try sortKeyCondition(sortFields, args: args)
+                if sortKey != nil {
+                    try caller.requireReadable(keyFields: sortFields, of: related, within: relatedAccess.restriction)
+                }
             } else {
                 sortKey = .eq(fixed)
             }
@@ -81,37 +97,48 @@ struct QueryResolvers: Sendable {
             for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
             access = .scan
         }
-        return try await page(related, access: access, args: args, queryName: queryName, filter: filter)
+        return try await page(
+            related, access: access, args: args, queryName: queryName, filter: filter, restriction: relatedAccess.restriction,
+            caller: caller)
     }
 
-    /// A `@belongsTo` / `@hasOne` field: the one item whose key equals this item's foreign key.
-    func object(from item: Item, relation: Relation) async throws -> ItemObject? {
+    /// A `@belongsTo` / `@hasOne` field: the one item whose key equals this item's foreign key,
+    /// `nil` when there is none. One the caller may not read throws the field's denial.
+    func object(from item: Item, relation: Relation, access: RelatedAccess) async throws -> ItemObject? {
+        try access.require()
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { item[$0] ?? .null }
         guard !values.contains(where: \.isNull) else { return nil }
+        let found: Item?
         if relation.relatedFields == related.primaryKey.fields {
             let key = Item(uniqueKeysWithValues: zip(relation.relatedFields, values))
-            return try await environment.store.read { tx in try tx.get(related, key: key) }.map(ItemObject.init)
+            found = try await environment.store.read { tx in try tx.get(related, key: key) }
+        } else {
+            var filter = QueryPredicate.all
+            for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
+            let query = ItemQuery(access: .scan, filter: filter, limit: Int.max)
+            found = try await environment.store.read { tx in try tx.query(related, query) }.items.first
         }
-        var filter = QueryPredicate.all
-        for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
-        let query = ItemQuery(access: .scan, filter: filter, limit: Int.max)
-        let found = try await environment.store.read { tx in try tx.query(related, query) }
-        return found.items.first.map(ItemObject.init)
+        guard let found else { return nil }
+        try access.require(found)
+        return ItemObject(item: found)
     }
 
     // MARK: - Paging
 
+    /// One page of `model`'s items by `access`, narrowed to those `restriction` admits; the
+    /// filter may read only fields `caller` may read on them.
     func page(
         _ model: ModelSchema, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
-        caller: RootAccess = .open(), writer: ItemProjection.ItemArrayWriter? = nil
+        restriction: ItemRestriction?, caller: Caller, writer: ItemProjection.ItemArrayWriter? = nil
     ) async throws -> Connection {
         let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
         let after = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName).cursor
         }
         let descending = args.argument("sortDirection")?.stringValue == "DESC"
-        let (narrowed, within) = caller.reading(try filter ?? QueryPredicate(filter: args.argument("filter") ?? .null))
+        let (narrowed, within) = try ItemRestriction.reading(
+            try filter ?? environment.predicate(args.argument("filter")), of: model, restriction: restriction, caller: caller)
         let query = ItemQuery(access: access, filter: narrowed, limit: limit, after: after, descending: descending, within: within)
         let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
         return Connection(

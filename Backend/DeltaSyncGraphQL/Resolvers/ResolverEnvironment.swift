@@ -19,12 +19,9 @@ package struct ResolverEnvironment: Sendable {
     /// The most items one page of a list, index or sync query returns, whatever `limit` asks
     /// (DynamoDB stops a page at 1 MB); the rest follows through `nextToken`.
     package var maxPageSize = 1000
-    /// Who may read which model fields; `nil` lets everyone read every field. Every response
-    /// path asks it (see ``FieldAuthorization``).
-    package var fieldAuthorization: (any FieldAuthorization)?
-    /// The schema's `@auth` rules and the API's modes; `nil` serves the API with the default
-    /// mode alone and no rules (the executor-only tests).
-    package var policy: AuthorizationPolicy?
+    /// The schema's `@auth` rules, the API's modes and any field rule of the embedder's: what
+    /// every request's ``Caller`` is judged by.
+    package let policy: AuthorizationPolicy
     /// Failures the fixture API injects into mutations; `nil` runs every mutation normally.
     package var faults: (any MutationFaults)?
     /// Conflicts and sync pages counted for the server's metrics; `nil` counts nothing.
@@ -38,10 +35,11 @@ package struct ResolverEnvironment: Sendable {
     package var region = "us-east-1"
 
     package init(
-        schema: AmplifySchema, store: any ItemStore, tokens: PageTokenCodec, clock: @escaping @Sendable () -> Date,
-        sync: SyncSettings, logger: Logger
+        schema: AmplifySchema, store: any ItemStore, policy: AuthorizationPolicy, tokens: PageTokenCodec,
+        clock: @escaping @Sendable () -> Date, sync: SyncSettings, logger: Logger
     ) {
         self.schema = schema
+        self.policy = policy
         self.store = store
         self.tokens = tokens
         self.clock = clock

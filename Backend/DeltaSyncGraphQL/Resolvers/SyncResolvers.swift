@@ -17,12 +17,12 @@ struct SyncResolvers: Sendable {
     /// - Parameter writer: writes a base page's items as JSON while they are read (see
     ///   ``ResolvedPage``); `nil` to hand them to the executor.
     func sync(
-        _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?, access callerAccess: RootAccess = .open(),
+        _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?, access callerAccess: RootAccess,
         writer: ItemProjection.ItemArrayWriter?
     ) async throws -> Connection {
         try callerAccess.require()
         let queryName = info.fieldName
-        let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: Self.maxLimit)
+        let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: min(Self.maxLimit, environment.maxPageSize))
         let token = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName)
         }
@@ -30,7 +30,7 @@ struct SyncResolvers: Sendable {
         // The caller's items only: owner rules narrow base and delta pages alike (tombstones
         // keep their owner, so an owner's deletes still reach their devices).
         let ownFilter = try environment.predicate(filterInput)
-        let filter = callerAccess.narrowing(ownFilter)
+        let filter = try callerAccess.narrowing(ownFilter, of: model)
         let lastSync = args.argument("lastSync")?.intValue
         let now = environment.nowMilliseconds
         let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now)
@@ -65,7 +65,7 @@ struct SyncResolvers: Sendable {
             plan["index"] = "changedAt"
         } else {
             let access = SelectiveSyncPlan.access(for: model, filter: filterInput)
-            let (baseFilter, within) = callerAccess.reading(ownFilter)
+            let (baseFilter, within) = try callerAccess.reading(ownFilter, of: model)
             let query = ItemQuery(access: access, filter: baseFilter, limit: limit, after: token?.cursor, within: within)
             page = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
             if explain {

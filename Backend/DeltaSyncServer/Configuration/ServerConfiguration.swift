@@ -50,6 +50,21 @@ public struct ServerConfiguration: Sendable {
     /// (see ``DevelopmentCertificate``); the files are read when the server is created.
     public var tls: TLSSettings?
 
+    // MARK: - Browsers
+
+    /// The web pages whose scripts may call `/graphql` (CORS, `--cors-origin`): origins
+    /// (`https://app.example.com`), origins with any port (`http://localhost:*`), or `*` for
+    /// every page. The server's own origin (the console) is always allowed; `/admin/` never
+    /// answers CORS. `nil` (the default): pages of this machine, `http(s)://localhost:*`,
+    /// `http(s)://127.0.0.1:*` and `http(s)://[::1]:*`.
+    public var corsOrigins: [String]?
+    /// More names the server answers to while it listens on a loopback address
+    /// (`--allowed-host`): such a server refuses (403) a request whose `Host` is not
+    /// `localhost`, `*.localhost` or an IP address, so a page that rebinds its own DNS name to
+    /// `127.0.0.1` reaches nothing. `.example.test` allows a domain and its subdomains.
+    /// Default none. A server listening beyond loopback (`0.0.0.0`) checks no `Host`.
+    public var allowedHosts: [String] = []
+
     // MARK: - Storage and sync
 
     public var storage: Storage = .file(".deltasync/deltasync.sqlite")
@@ -93,7 +108,9 @@ public struct ServerConfiguration: Sendable {
     /// `amplify/.config/local-env-info.json`, else `NONE`, which drops the `-${env}` suffix as
     /// Amplify does.
     public var amplifyEnvironment: String?
-    /// `AWS_REGION` for functions and `${aws_region}` in `@http` URLs. Default `us-east-1`.
+    /// The API's AWS region: the region SigV4 (`AWS_IAM`) credential scopes must name, as
+    /// AppSync accepts only its own; `AWS_REGION` for functions and `${aws_region}` in `@http`
+    /// URLs. Default `us-east-1` (`--region`).
     public var region = "us-east-1"
     /// How long a function may run when its own configuration does not say. Default 30 s,
     /// AppSync's limit for a request.
@@ -128,8 +145,17 @@ public struct ServerConfiguration: Sendable {
     /// User pools and OIDC providers whose tokens are accepted (besides development tokens).
     public var tokenProviders: [TokenProvider] = []
     /// Accept tokens of the development issuer (`deltasync token`) for user pools and OIDC,
-    /// and serve its keys at `/.well-known/jwks.json`. Default `true`.
-    public var acceptsDevelopmentTokens = true
+    /// and serve its keys at `/.well-known/jwks.json`: `true` or `false` (`--dev-tokens`,
+    /// `--no-dev-tokens`). Default `nil`: accepted only while ``tokenProviders`` is empty, so a
+    /// server given a real user pool or OIDC provider accepts that provider's tokens alone.
+    /// When on beside a provider, development tokens must pass that provider's client-id pattern.
+    public var developmentTokens: Bool?
+    /// Whether development tokens are accepted: ``developmentTokens``, else `true` only without
+    /// ``tokenProviders``. Setting it sets ``developmentTokens``.
+    public var acceptsDevelopmentTokens: Bool {
+        get { developmentTokens ?? tokenProviders.isEmpty }
+        set { developmentTokens = newValue }
+    }
     /// The server's data folder: the development issuer's key is kept here.
     public var dataDirectory = ".deltasync"
     /// Access keys accepted for `AWS_IAM` (SigV4), each with its identity pool role.
@@ -137,8 +163,8 @@ public struct ServerConfiguration: Sendable {
     /// More authenticators: Lambda authorizers, or a test's own.
     public var authenticators: [any Authenticator] = []
 
-    /// Who may read which model fields, asked on every response path; `nil` (the default)
-    /// lets every caller read every field. Authorization (`@auth`) builds on this hook.
+    /// A field rule of the embedder's, asked on every response path after the schema's `@auth`
+    /// rules, for every caller but the fixture API's own writes; `nil` (the default) adds none.
     package var fieldAuthorization: (any FieldAuthorization)?
 
     // MARK: - Operations
@@ -146,6 +172,9 @@ public struct ServerConfiguration: Sendable {
     /// Serve Prometheus metrics at `/metrics` (requests, latency, conflicts, sync pages,
     /// realtime connections and events). Default `true`.
     public var metrics = true
+    /// The token `/metrics` callers send as `Authorization: Bearer TOKEN` (`--metrics-token`).
+    /// `nil` (the default) answers callers on a loopback address only.
+    public var metricsToken: String?
 
     // MARK: - Fixture API
 

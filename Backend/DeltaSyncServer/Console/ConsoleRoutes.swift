@@ -21,7 +21,7 @@ struct ConsoleRoutes: Sendable {
         "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServerRequestContext>) {
         for path in ["/", "console"] {
             router.get(RouterPath(path)) { _, _ in Self.response() }
         }

@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
@@ -29,6 +30,8 @@ public final class Fixture: Sendable {
     let schema: AmplifySchema
     let tombstoneTTL: Int
     let executor: RequestExecutor
+    /// Who the fixture API's own writes run as: the server for its operator, no rule applied.
+    let operatorCaller: Caller
     let expiry: ExpiryService
     package let connections: RealtimeConnections
     /// Named checkpoints of the store, kept in memory.
@@ -36,8 +39,9 @@ public final class Fixture: Sendable {
 
     init(
         clock: FixtureClock, store: any ItemStore, schema: AmplifySchema, tombstoneTTL: Int, executor: RequestExecutor,
-        expiry: ExpiryService, connections: RealtimeConnections, faults: FaultList, requests: RequestLog
+        policy: AuthorizationPolicy, expiry: ExpiryService, connections: RealtimeConnections, faults: FaultList, requests: RequestLog
     ) {
+        operatorCaller = Caller(.trusted, policy: policy)
         self.clock = clock
         self.store = store
         self.schema = schema
@@ -225,6 +229,13 @@ public final class Fixture: Sendable {
     /// - Throws: ``AppSyncError`` when the model is unknown or the mutation fails.
     public func change(model name: String, fields: Item) async throws -> JSONValue {
         let model = try model(named: name)
+        // A device cannot set an implicit owner field (the generated inputs lack it), so a
+        // change as a device makes it cannot either; seeded items carry any owner.
+        if let implicit = model.implicitOwnerFields.sorted().first(where: { fields[$0] != nil }) {
+            throw AppSyncError(
+                .badRequest,
+                "\(name).\(implicit) is an implicit owner field: the server fills it from the caller's identity and no mutation input has it. Seed the item with its owner (POST /admin/seed), or declare '\(implicit): String' in the schema to let callers set it.")
+        }
         var key: Item = [:]
         for field in model.primaryKey.fields {
             guard let value = fields[field], !value.isNull else {
@@ -251,7 +262,7 @@ public final class Fixture: Sendable {
         }
         let document = "mutation FixtureChange($input: \(inputType)!) { \(field)(input: $input) { \(schema.syncSelection(of: model)) } }"
         let request = OperationRequest(query: document, variables: ["input": .object(input)], operationName: "FixtureChange")
-        let response = try JSONValue(parsing: String(decoding: await executor.execute(request), as: UTF8.self))
+        let response = try JSONValue(parsing: String(decoding: await executor.execute(request, as: operatorCaller), as: UTF8.self))
         if let error = response["errors"].arrayValue?.first {
             throw AppSyncError(
                 AppSyncErrorType(rawValue: error["errorType"].stringValue ?? "BadRequest"),

@@ -19,7 +19,7 @@ struct AdminRoutes: Sendable {
     /// The largest seed or snapshot accepted.
     let maxBodyBytes: Int
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServerRequestContext>) {
         let admin = router.group("admin").add(middleware: AdminKeyMiddleware(key: adminKey))
         admin.get("status") { _, _ in try await status() }
         admin.post("reset") { request, _ in try await reset(request) }
@@ -158,7 +158,7 @@ struct AdminRoutes: Sendable {
         return Self.json(["reset": .array(reset.map(JSONValue.string))])
     }
 
-    private func items(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func items(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let model = try fixture.model(named: context.parameters.get("model") ?? "")
         let limit = try Self.limit(request)
         var after: [JSONValue]?
@@ -173,7 +173,7 @@ struct AdminRoutes: Sendable {
         return Self.json(["items": .array(page.items.map(JSONValue.object)), "nextToken": next])
     }
 
-    private func deltas(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func deltas(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let model = try fixture.model(named: context.parameters.get("model") ?? "")
         let limit = try Self.limit(request)
         let newest = try await fixture.store.read { tx in try tx.latestDeltas(model, limit: limit) }
@@ -247,7 +247,7 @@ struct AdminRoutes: Sendable {
         }
     }
 
-    private static func snapshotName(_ context: BasicRequestContext) throws -> String {
+    private static func snapshotName(_ context: ServerRequestContext) throws -> String {
         let name = context.parameters.get("name") ?? ""
         guard !name.isEmpty, name.count <= 100 else { throw badRequest("A snapshot name is 1 to 100 characters.") }
         return name
@@ -284,15 +284,21 @@ struct AdminRoutes: Sendable {
 /// Refuses `/admin/` requests without the admin key (401), and answers what the fixture
 /// throws in AppSync's error shape: bad input is 400, not 500.
 struct AdminKeyMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
     let key: String
+
+    /// Whether `given` is `key`, compared in full whatever matches first, so timing says
+    /// nothing about the key.
+    static func matches(_ given: String?, _ key: String) -> Bool {
+        guard let given else { return false }
+        return given.utf8.count == key.utf8.count && zip(given.utf8, key.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let given = request.headers[AdminRoutes.keyHeader] else {
             throw HTTPErrorResponse.unauthorized("The fixture API needs the admin key in the x-deltasync-admin-key header.")
         }
-        // Compared in full whatever matches first, so timing says nothing about the key.
-        guard given.utf8.count == key.utf8.count, zip(given.utf8, key.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else {
+        guard Self.matches(given, key) else {
             throw HTTPErrorResponse.unauthorized("The admin key is not this server's.")
         }
         do {

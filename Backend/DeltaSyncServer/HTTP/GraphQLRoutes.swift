@@ -14,8 +14,11 @@ struct GraphQLRoutes: Sendable {
     let fixture: Fixture?
     /// Requests counted and timed; `nil` with metrics off.
     let metrics: ServerMetrics?
+    /// The fixture API's key, which `x-deltasync-explain` needs; `nil` without the fixture API
+    /// (then no request gets plans).
+    let adminKey: String?
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServerRequestContext>) {
         router.post("graphql") { request, _ in try await post(request) }
         router.get("graphql") { request, _ in try await get(request) }
     }
@@ -46,8 +49,20 @@ struct GraphQLRoutes: Sendable {
         return (headers, forwarded)
     }
 
-    private static func wantsExplain(_ headers: HTTPFields) -> Bool {
-        headers[explainHeader].map { $0 == "1" || $0.lowercased() == "true" } ?? false
+    /// Whether the request asks for query plans (`x-deltasync-explain: 1`). Plans describe the
+    /// store's tables and indexes, and on PostgreSQL run every sync query again under
+    /// `EXPLAIN ANALYZE`: only a caller with the admin key gets them. Asked without it, the
+    /// request is refused rather than answered without plans the caller would wait for.
+    private func wantsExplain(_ headers: HTTPFields) throws -> Bool {
+        guard let value = headers[Self.explainHeader], value == "1" || value.lowercased() == "true" else { return false }
+        guard let adminKey else {
+            throw HTTPErrorResponse(status: .forbidden, error: AppSyncError(
+                "ForbiddenException", "x-deltasync-explain needs the fixture API, which this server runs without (--no-admin)."))
+        }
+        guard AdminKeyMiddleware.matches(headers[AdminRoutes.keyHeader], adminKey) else {
+            throw HTTPErrorResponse.unauthorized("x-deltasync-explain needs the admin key in the x-deltasync-admin-key header.")
+        }
+        return true
     }
 
     private func get(_ request: Request) async throws -> Response {
@@ -62,7 +77,7 @@ struct GraphQLRoutes: Sendable {
     }
 
     private func respond(
-        to body: JSONValue, request: Request, identity: Identity, caller: Caller?, started: ContinuousClock.Instant
+        to body: JSONValue, request: Request, identity: Identity, caller: Caller, started: ContinuousClock.Instant
     ) async throws -> Response {
         var graphQLRequest: OperationRequest
         do {
@@ -73,9 +88,9 @@ struct GraphQLRoutes: Sendable {
         if executor.schema.readsRequestHeaders {
             (graphQLRequest.headers, graphQLRequest.sourceIP) = Self.context(of: request)
         }
-        let explain = Self.wantsExplain(request.headers)
+        let explain = try wantsExplain(request.headers)
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
-        let answer = await executor.answer(graphQLRequest, explain: explain, caller: caller, identity: identity)
+        let answer = await executor.answer(graphQLRequest, as: caller, explain: explain)
         if fixture != nil || metrics != nil {
             record(answer, identity: identity, started: started)
         }

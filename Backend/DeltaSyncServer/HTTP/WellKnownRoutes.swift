@@ -7,7 +7,7 @@ import Hummingbird
 struct WellKnownRoutes: Sendable {
     let issuer: DevelopmentIssuerSource
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServerRequestContext>) {
         router.get(".well-known/jwks.json") { _, _ in
             try await Self.json(issuer.issuer().jwks)
         }

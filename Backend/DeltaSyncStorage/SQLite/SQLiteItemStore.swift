@@ -177,13 +177,15 @@ public final class SQLiteItemStore: ItemStore {
     public func restore(fromFile path: String) async throws {
         let source: DatabaseQueue
         do {
-            var configuration = GRDB.Configuration()
-            configuration.readonly = true
-            source = try DatabaseQueue(path: path, configuration: configuration)
+            source = try ImportedDatabase.open(path)
             try await source.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         } catch {
             throw AppSyncError(.badRequest, "Snapshot: this is not a SQLite database (\(error)).")
         }
+        // Damage and objects the migrations never made (triggers, views) are refused before
+        // a page is copied: they would run inside the store from then on.
+        let objects = try await writer.read { db in try ImportedDatabase.SchemaObject.all(db) }
+        try await ImportedDatabase.check(source, against: objects)
         let tables = catalog.tables.values.map(\.name) + SyncLogTables.names
         let ours = try await writer.read { db in try Self.columns(of: tables, db) }
         let theirs = try await source.read { db in try Self.columns(of: tables, db) }

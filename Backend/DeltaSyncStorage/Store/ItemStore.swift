@@ -76,8 +76,9 @@ public protocol ItemStore: Sendable {
     /// Replaces everything the store holds with a file ``export(toFile:)`` wrote, checked first.
     /// The change clock never goes back.
     ///
-    /// - Throws: ``AppSyncError`` (`BadRequest`) for a file that is not such an export, or one
-    ///   made for another schema; nothing is changed then.
+    /// - Throws: ``AppSyncError`` (`BadRequest`) for a file that is not such an export, one
+    ///   made for another schema, a damaged one, or one holding objects the store never makes
+    ///   (triggers, views); nothing is changed then.
     func restore(fromFile path: String) async throws
 }
 

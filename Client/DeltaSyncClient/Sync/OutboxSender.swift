@@ -169,9 +169,13 @@ struct OutboxSender: Sendable {
     }
 
     /// The mutation's `input`: the key and `_version` for a delete; otherwise the stored
-    /// fields, without unset server-managed timestamps.
+    /// fields, without unset server-managed timestamps and without implicit owner fields, which
+    /// the generated inputs do not have (the backend fills them from the caller's identity).
     private static func input(_ mutation: OutboxMutation, model: ModelSchema) -> Item {
-        mutation.mutationType == .delete ? mutation.item : withoutUnsetTimestamps(mutation.item, model: model)
+        guard mutation.mutationType != .delete else { return mutation.item }
+        var input = withoutUnsetTimestamps(mutation.item, model: model)
+        for name in model.implicitOwnerFields { input[name] = nil }
+        return input
     }
 
     /// An explicit null would clear the timestamps the backend sets.

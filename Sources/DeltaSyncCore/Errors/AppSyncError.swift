@@ -62,6 +62,15 @@ public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, Expressibl
     /// retry, instead of an error in a 200 that they would drop the mutation for.
     public static let serviceUnavailable: Self = "ServiceUnavailableException"
 
+    // SigV4 (`AWS_IAM`) refusals: HTTP 403, as AWS's request signing layer answers before AppSync.
+
+    /// An `AWS4-HMAC-SHA256` header missing a part, or not signing `host` and `x-amz-date`.
+    public static let incompleteSignature: Self = "IncompleteSignatureException"
+    /// A signature that does not match the request received, its time or its credential scope.
+    public static let invalidSignature: Self = "InvalidSignatureException"
+    /// An access key the server does not know.
+    public static let unrecognizedClient: Self = "UnrecognizedClientException"
+
     // Realtime WebSocket errors.
 
     /// A connection asked for more subscriptions than its quota.

@@ -63,3 +63,16 @@ extension QueryPredicate {
         }
     }
 }
+
+extension QueryPredicate {
+    /// Every field the predicate reads, for checking that the caller may read each one: a
+    /// filter on a field the caller may not read would reveal its values a page at a time.
+    public var fieldNames: Set<String> {
+        switch self {
+        case .all: return []
+        case .and(let parts), .or(let parts): return parts.reduce(into: []) { $0.formUnion($1.fieldNames) }
+        case .not(let inner): return inner.fieldNames
+        case .field(let name, _): return [name]
+        }
+    }
+}

@@ -14,10 +14,11 @@ extension AppSyncPrinter {
                 "not: \(model.conditionInputTypeName)", "_deleted: ModelBooleanInput",
             ]
         )
-        writer.block("input \(model.createInputTypeName)", model.storedFields.map { field in
+        // Implicit owner fields are left out: the server fills them (see `implicitOwnerFields`).
+        writer.block("input \(model.createInputTypeName)", model.inputFields.map { field in
             "\(field.name): \(field.typeReference(named: inputTypeName(field), isRequired: isRequiredOnCreate(field, in: model)))"
         } + ["_version: Int"])
-        writer.block("input \(model.updateInputTypeName)", model.storedFields.map { field in
+        writer.block("input \(model.updateInputTypeName)", model.inputFields.map { field in
             "\(field.name): \(field.typeReference(named: inputTypeName(field), isRequired: keyFields.contains(field.name)))"
         } + ["_version: Int"])
         writer.block("input \(model.deleteInputTypeName)", model.primaryKey.fields.compactMap { name in

@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func legacyOwnerValuesAndTokensWithoutTheClaim() async throws {
-        try await Self.withUsers("type Doc @model @auth(rules: [{ allow: owner }]) { id: ID! }") { server, alice, _ in
+        try await Self.withUsers("type Doc @model @auth(rules: [{ allow: owner }]) { id: ID! owner: String }") { server, alice, _ in
             // An item written as "alice" (before the sub::username claim) is still Alice's.
             _ = try await server.graphQL("mutation { createDoc(input: {id: \"legacy\", owner: \"alice\"}) { id } }", token: alice)
             #expect(Self.ids(try await server.graphQL("{ listDocs { items { id } } }", token: alice), "listDocs") == ["legacy"])

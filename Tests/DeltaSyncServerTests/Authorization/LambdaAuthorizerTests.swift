@@ -1,3 +1,4 @@
+import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncServer
 import DeltaSyncTesting
@@ -23,7 +24,7 @@ import Testing
     }
 
     static func withServer(_ calls: Calls, _ body: (DeltaSyncTestServer) async throws -> Void) async throws {
-        let authorizer = LambdaAuthorizer(identityValidationExpression: "^tok-") { request in
+        let authorizer = LambdaAuthorizer(identityValidationExpression: "tok-.+") { request in
             calls.requests.withLockedValue { $0.append(request) }
             switch request.authorizationToken {
             case "tok-full": return LambdaAuthorizerResponse(isAuthorized: true, ttlOverride: 600)
@@ -91,6 +92,53 @@ import Testing
             #expect(stale["errors"][0]["data"]["_version"] == 2)
             #expect(stale["errors"][0]["data"]["price"].isNull, "the server's price is not shown to a caller denied it")
         }
+    }
+
+    /// A closure authorizer granting `good` tokens, counting the calls per token.
+    static func counting(_ calls: Calls, expression: String? = nil, grants: @escaping @Sendable (String, Int) -> Bool) -> LambdaAuthorizer {
+        LambdaAuthorizer(identityValidationExpression: expression, defaultTTL: 600) { request in
+            let token = request.authorizationToken
+            let asked = calls.requests.withLockedValue { requests in
+                requests.append(request)
+                return requests.filter { $0.authorizationToken == token }.count
+            }
+            return LambdaAuthorizerResponse(isAuthorized: grants(token, asked))
+        }
+    }
+
+    static func ask(_ authorizer: LambdaAuthorizer, _ token: String) async -> Bool {
+        (try? await authorizer.authenticate(Credentials(headers: ["authorization": token]))) != nil
+    }
+
+    @Test func aFloodOfRefusedTokensKeepsTheGrantedAnswers() async throws {
+        let calls = Calls()
+        let authorizer = Self.counting(calls) { token, _ in token == "good" }
+        #expect(await Self.ask(authorizer, "good"))
+        for attempt in 0...LambdaAuthorizer.cacheLimit {
+            #expect(await Self.ask(authorizer, "made-up-\(attempt)") == false)
+        }
+        #expect(await Self.ask(authorizer, "good"))
+        #expect(calls.requests.withLockedValue { $0.filter { $0.authorizationToken == "good" }.count } == 1,
+            "the granted answer is still reused after \(LambdaAuthorizer.cacheLimit + 1) refused tokens")
+    }
+
+    @Test func aRefusalIsNotRemembered() async throws {
+        let calls = Calls()
+        // Refuses a token the first time it is asked, grants it afterwards (a user who just signed in).
+        let authorizer = Self.counting(calls) { _, asked in asked > 1 }
+        #expect(await Self.ask(authorizer, "late") == false)
+        #expect(await Self.ask(authorizer, "late"))
+        #expect(calls.count == 2)
+    }
+
+    @Test func theIdentityExpressionMustMatchTheWholeToken() async throws {
+        let calls = Calls()
+        let authorizer = Self.counting(calls, expression: "tok-[a-z]+") { _, _ in true }
+        #expect(await Self.ask(authorizer, "tok-abc"))
+        for token in ["xtok-abc", "tok-abc!", "tok-abc\nsecond line", "Bearer tok-abc"] {
+            #expect(await Self.ask(authorizer, token) == false, "\(token)")
+        }
+        #expect(calls.count == 1, "only the token matching as a whole reached the authorizer")
     }
 
     @Test func deniedFieldsHideFieldsInRealtimeEvents() async throws {

@@ -18,6 +18,8 @@ import Testing
         ]) {
           id: ID!
           content: String
+          # Declared, so callers may name an owner on create (an implicit one is server-set only).
+          owner: String
         }
         """
 
@@ -45,9 +47,13 @@ import Testing
         }
     }
 
+    /// Query plans (`x-deltasync-explain`) need the fixture API's key.
+    static let adminKey = "dsa-ownerruletests"
+
     static func withCallers(_ body: (Callers) async throws -> Void) async throws {
         try await DeltaSyncTestServer.withServer(schema: schema, configure: {
             $0.authModes = APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey])
+            $0.adminKey = Self.adminKey
         }) { server in
             let callers = Callers(
                 server: server,
@@ -98,7 +104,7 @@ import Testing
             // Bob's base sync reads his item through the owner index, not the whole table.
             let explained = try await DeltaSyncTestServer.graphQL(
                 "{ syncTodos { items { id } } }", url: callers.server.graphQLURL,
-                headers: ["authorization": callers.bob, "x-deltasync-explain": "1"])
+                headers: ["authorization": callers.bob, "x-deltasync-explain": "1", "x-deltasync-admin-key": Self.adminKey])
             let plan = explained["extensions"]["deltasync"]["plans"][0]
             #expect(plan["index"] == "owner:owner")
             #expect(plan["scanned"] == 1)
@@ -144,6 +150,30 @@ import Testing
             #expect(aliceItems.contains { $0["id"] == "t1" && $0["_deleted"] == true })
             let bobDelta = try await callers.ask(callers.bob, delta, ["s": since])
             #expect(bobDelta["data"]["syncTodos"]["items"] == [])
+        }
+    }
+
+    /// Without a declared owner field the owner is the server's to set, as on AppSync: the
+    /// generated inputs have no `owner`, so naming one is a validation error, on create and on
+    /// update alike, and nobody can hand an item to someone else.
+    @Test func anImplicitOwnerIsSetByTheServerOnly() async throws {
+        let schema = "type Note @model @auth(rules: [{ allow: owner }]) { id: ID! text: String }"
+        try await DeltaSyncTestServer.withServer(schema: schema, configure: {
+            $0.authModes = APIAuthModes(defaultMode: .userPools)
+        }) { server in
+            let alice = try await server.token(username: "alice", sub: "a1")
+            let create = "mutation($i: CreateNoteInput!) { createNote(input: $i) { id owner _version } }"
+            let naming = try await server.graphQL(create, variables: ["i": ["id": "n1", "owner": "bob"]], token: alice)
+            #expect(naming["data"].isNull || naming["data"]["createNote"].isNull)
+            #expect(naming["errors"][0]["message"].stringValue?.contains("owner") == true, "the error names the field")
+            let created = try await server.graphQL(create, variables: ["i": ["id": "n1", "text": "mine"]], token: alice)
+            #expect(created["data"]["createNote"]["owner"] == "alice")
+            let update = "mutation($i: UpdateNoteInput!) { updateNote(input: $i) { id owner } }"
+            let handing = try await server.graphQL(
+                update, variables: ["i": ["id": "n1", "owner": "bob", "_version": 1]], token: alice)
+            #expect(handing["errors"][0]["message"].stringValue?.contains("owner") == true)
+            let stored = try await server.graphQL("{ getNote(id: \"n1\") { owner _version } }", token: alice)
+            #expect(stored["data"]["getNote"] == ["owner": "alice", "_version": 1])
         }
     }
 }
