@@ -16,10 +16,15 @@ enum RelationFields {
                 resolvers[field.name] = ScopedResolver.make { source, args, scope, info in
                     guard let parent = source as? ItemObject else { return nil }
                     let access = scope.caller.related(related, field: info.fieldName, parentType: info.parentType.name)
-                    return try await RootCompletion.budgeted(args, scope: scope, maxPage: maxPage) {
+                    var connection = try await RootCompletion.budgeted(args, scope: scope, maxPage: maxPage) {
                         try await queries.connection(
                             from: parent.item, relation: relation, args: args, queryName: queryName, access: access, caller: scope.caller)
                     }
+                    if let page = scope.nestedPage(info, model: related), case .objects(let objects) = connection.items {
+                        scope.projected.page(at: info.path.elements.map(\.indexPathValue), plan: page, items: .stored(objects.map(\.item)))
+                        connection.items = .objects([])
+                    }
+                    return connection
                 }
             } else {
                 resolvers[field.name] = ScopedResolver.make { source, _, scope, info in

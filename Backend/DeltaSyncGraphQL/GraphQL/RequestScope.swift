@@ -19,6 +19,10 @@ final class RequestScope: Sendable {
     /// Who asks and the headers they sent, for `@function` events.
     let functionRequest: FunctionPipeline.Request
 
+    /// Plans of relation connections' selections, by the field's place without list indices
+    /// (every parent in a list shares one); `nil` where the executor completes them.
+    private let nestedPages = NIOLockedValueBox<[String: ResponsePlan.PagePlan?]>([:])
+
     /// Mutation results the caller may not read (``Caller/mayReadResult(of:_:model:)``),
     /// completed for their events only, by response key.
     private let withheld = NIOLockedValueBox<[String: Map]>([:])
@@ -53,6 +57,27 @@ final class RequestScope: Sendable {
     /// What the caller may do through a root field.
     func access(_ model: ModelSchema, _ operation: ModelOperation, _ info: GraphQLResolveInfo) -> RootAccess {
         caller.access(model, operation, field: info.fieldName, parentType: info.parentType.name)
+    }
+
+    /// How the items of the relation connection at `info` are written: by projection, as a
+    /// root page's (``ProjectedRoots/page(at:plan:items:)``), in queries whose selection of it
+    /// projection can plan; `nil` where the executor completes them. Mutations keep the
+    /// executor: their `data` is also their events' data, which must hold the items.
+    ///
+    /// Besides speed, this keeps a list item that is null (a non-null field of it without a
+    /// value, or refused) out of the GraphQL library, which cannot write a null list element.
+    func nestedPage(_ info: GraphQLResolveInfo, model: ModelSchema) -> ResponsePlan.PagePlan? {
+        guard plan.operationType == .query, info.fieldASTs.count == 1, let field = info.fieldASTs.first, field.directives.isEmpty,
+            let selection = field.selectionSet
+        else { return nil }
+        let place = info.path.elements.compactMap { element -> String? in
+            if case .key(let key) = element.indexPathValue { return key }
+            return nil
+        }.joined(separator: ".")
+        if let planned = nestedPages.withLockedValue({ $0[place] }) { return planned }
+        let planned = ResponsePlan.page(model, selection: selection, fragments: info.fragments, planner: projection.planner)
+        nestedPages.withLockedValue { $0[place] = .some(planned) }
+        return planned
     }
 
     /// The response key of a root field; `nil` for a nested one.

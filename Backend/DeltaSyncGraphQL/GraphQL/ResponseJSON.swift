@@ -28,6 +28,11 @@ package enum ResponseJSON {
             JSONWriter.writeObject(fields.lazy.filter { !$0.value.isUndefined }.map { (key: $0.key, value: ($0.key, $0.value)) }, to: &out) {
                 member, out in write(member.1, path: path + [member.0], splices: splices, to: &out)
             }
+        } else if case .array(let elements) = map, splices.contains(where: { $0.path.count > path.count && $0.path.starts(with: path) }) {
+            // A relation connection's items inside a list: splice paths name indices in digits.
+            JSONWriter.writeArray(Array(elements.enumerated()), to: &out) { element, out in
+                write(element.element, path: path + [String(element.offset)], splices: splices, to: &out)
+            }
         } else {
             write(map, to: &out)
         }

@@ -102,7 +102,7 @@ struct ResponsePlan: Sendable {
             else { continue }
             switch root {
             case .page(let model):
-                if let page = page(model, selection: selection, fragments: fragments, schema: schema) { roots[key] = .page(page) }
+                if let page = page(model, selection: selection, fragments: fragments, planner: schema.planner) { roots[key] = .page(page) }
             case .object(let model):
                 if let plan = schema.planner.plan(model, selection: [selection], fragments: fragments), !plan.hasRelations {
                     roots[key] = .object(plan)
@@ -113,9 +113,10 @@ struct ResponsePlan: Sendable {
     }
 
     /// A connection's selection with one plain `items` field and nothing else that could
-    /// merge into it.
-    private static func page(
-        _ model: ModelSchema, selection: SelectionSet, fragments: [String: FragmentDefinition], schema: ExecutableSchema
+    /// merge into it; `nil` where the executor must complete it. Root connections and, in
+    /// queries, relation connections (``RequestScope/nestedPage(_:model:)``) are planned here.
+    static func page(
+        _ model: ModelSchema, selection: SelectionSet, fragments: [String: FragmentDefinition], planner: ItemPlanner
     ) -> PagePlan? {
         var itemsFields: [GraphQL.Field] = []
         var keys: [String] = []
@@ -129,7 +130,7 @@ struct ResponsePlan: Sendable {
         else { return nil }
         let itemsKey = items.alias?.value ?? "items"
         guard keys.filter({ $0 == itemsKey }).count == 1,
-            let plan = schema.planner.plan(model, selection: [itemsSelection], fragments: fragments)
+            let plan = planner.plan(model, selection: [itemsSelection], fragments: fragments)
         else { return nil }
         return PagePlan(itemsKey: itemsKey, items: plan)
     }

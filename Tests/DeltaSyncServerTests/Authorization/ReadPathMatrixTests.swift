@@ -12,7 +12,9 @@ import Testing
 /// errors, error data, events).
 ///
 /// Alice owns everything below but Bob's card; Carol is in `Admin` and `Support`.
-@Suite struct ReadPathMatrixTests {
+/// Serialized: every case starts a server and seeds it; run side by side on the PostgreSQL
+/// store they crowded out the timing-sensitive realtime suites on two cores.
+@Suite(.serialized) struct ReadPathMatrixTests {
     static let schema = """
         type Board @model @auth(rules: [
             { allow: private }, { allow: public, provider: apiKey, operations: [read] }, { allow: private, provider: iam }
@@ -319,6 +321,46 @@ import Testing
             let byKey = try await fixture.ask(.apiKey, "{ getBoard(id: \"b1\") { cards { items { summary } } } }")
             #expect(byKey["data"]["getBoard"]["cards"].isNull)
             #expect(sources.withLock { $0.count } == 1)
+        }
+    }
+
+    /// Through `@manyToMany` the join items hold only keys; the related item on the far side is
+    /// read by its own model's rules, as any `@belongsTo`.
+    @Test func aManyToManyReadsTheFarSideByItsOwnRules() async throws {
+        let schema = """
+            type Recipe @model @auth(rules: [{ allow: owner }, { allow: private, operations: [read] }]) {
+              id: ID!
+              name: String
+              tags: [Tag] @manyToMany(relationName: "RecipeTags")
+            }
+            type Tag @model @auth(rules: [{ allow: owner }]) {
+              id: ID!
+              label: String
+              recipes: [Recipe] @manyToMany(relationName: "RecipeTags")
+            }
+            """
+        try await AuthorizationFixture.withServer(schema: schema) { fixture in
+            try await fixture.expectData(.owner, "createRecipe", #"mutation { createRecipe(input: {id: "r1", name: "Soup"}) { id } }"#)
+            try await fixture.expectData(.owner, "createTag", #"mutation { createTag(input: {id: "t1", label: "\#(Self.diaryTitle)"}) { id } }"#)
+            try await fixture.expectData(
+                .owner, "createRecipeTags", #"mutation { createRecipeTags(input: {id: "j1", recipeID: "r1", tagID: "t1"}) { id } }"#)
+            let query = #"{ getRecipe(id: "r1") { name tags { items { tag { label } } } } }"#
+            let bob = try await fixture.ask(.other, query)
+            #expect(bob["data"]["getRecipe"]["name"] == "Soup")
+            #expect(bob["data"]["getRecipe"]["tags"]["items"][0]["tag"].isNull, "\(bob.jsonText)")
+            #expect(Self.unauthorized(bob, "tag", on: "RecipeTags"))
+            #expect(Self.leaks(bob).isEmpty)
+            let alice = try await fixture.ask(.owner, query)
+            #expect(alice["data"]["getRecipe"]["tags"]["items"][0]["tag"]["label"] == .string(Self.diaryTitle))
+            // A join item whose tag is gone: that item is null with the non-null field's error,
+            // the rest of the answer stands.
+            try await fixture.expectData(
+                .owner, "createRecipeTags", #"mutation { createRecipeTags(input: {id: "j2", recipeID: "r1", tagID: "gone"}) { id } }"#)
+            let dangling = try await fixture.ask(.owner, #"{ getRecipe(id: "r1") { name tags { items { id tag { label } } } } }"#)
+            let items = dangling["data"]["getRecipe"]["tags"]["items"].arrayValue ?? []
+            #expect(items.count == 2 && items.contains(.null), "\(dangling.jsonText)")
+            #expect(items.contains { $0["tag"]["label"] == .string(Self.diaryTitle) })
+            #expect(dangling["errors"][0]["message"].stringValue?.contains("non-nullable") == true, "\(dangling.jsonText)")
         }
     }
 }
