@@ -33,15 +33,18 @@ public final class LambdaAuthorizer: Authenticator {
     /// (AppSync's `authorizerResultTtlInSeconds`). Default 300 seconds.
     public let defaultTTL: TimeInterval
     private let clock: @Sendable () -> Date
-    /// Granted answers by token.
-    private let answers = NIOLockedValueBox(ExpiringCache<String, Identity>(capacity: LambdaAuthorizer.cacheLimit))
-    /// How many granted answers are kept.
+    /// Granted answers by token, at most `cacheLimit` of them.
+    private let answers: NIOLockedValueBox<ExpiringCache<String, Identity>>
+    /// How many granted answers are kept by default.
     public static let cacheLimit = 10_000
 
+    /// - Parameter cacheLimit: how many granted answers are kept, the least recently used
+    ///   going first; refusals are never kept. Default ``cacheLimit`` (10,000).
     public init(
-        identityValidationExpression: String? = nil, defaultTTL: TimeInterval = 300,
+        identityValidationExpression: String? = nil, defaultTTL: TimeInterval = 300, cacheLimit: Int = LambdaAuthorizer.cacheLimit,
         clock: @escaping @Sendable () -> Date = { Date() }, decide: @escaping Decide
     ) {
+        answers = NIOLockedValueBox(ExpiringCache(capacity: max(cacheLimit, 1)))
         self.decide = decide
         self.identityValidationExpression = identityValidationExpression
         self.defaultTTL = defaultTTL
