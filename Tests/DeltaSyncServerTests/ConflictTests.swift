@@ -204,7 +204,9 @@ import Testing
         }
     }
 
-    @Test func concurrentWritersToOneItemNeverReuseAVersion() async throws {
+    /// Tagged `.timing`: on two busy cores a writer's turn at the item can outlast the
+    /// server's execution time limit; the suites run it apart from the parallel run.
+    @Test(.tags(.timing)) func concurrentWritersToOneItemNeverReuseAVersion() async throws {
         try await TestServer(project: try Self.players(.optimisticConcurrency)).withClient { client in
             _ = try await client.expectData(
                 "createPlayer", "mutation { createPlayer(input: {id: \"p1\", name: \"n\"}) { id } }")

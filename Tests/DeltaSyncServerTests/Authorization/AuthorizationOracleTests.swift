@@ -10,7 +10,7 @@ import Testing
 ///
 /// Every stored text is a unique marker naming its item and field, so a leak is found wherever
 /// it appears. A failing seed replays the same schema and requests.
-@Suite struct AuthorizationOracleTests {
+@Suite(.serialized) struct AuthorizationOracleTests {
     /// One `@auth` rule, as the oracle reads it.
     struct Rule: CustomStringConvertible {
         enum Kind { case owner, privateUsers, adminGroup, apiKey }
