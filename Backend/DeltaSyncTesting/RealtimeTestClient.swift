@@ -74,13 +74,18 @@ public final class RealtimeTestClient: Sendable {
         outgoing.yield(text)
     }
 
+    /// How long ``next(timeout:)`` and ``next(_:timeout:)`` wait by default: 30 seconds. Only a
+    /// message that never comes waits it out, so it is generous: a server sharing two cores with
+    /// a parallel test run has taken over 10 seconds to acknowledge a connection.
+    public static let defaultTimeout: Duration = .seconds(30)
+
     /// The next message, whatever it is.
-    public func next(timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    public func next(timeout: Duration = RealtimeTestClient.defaultTimeout) async throws -> JSONValue {
         try await next(where: { _ in true }, describing: "any message", timeout: timeout)
     }
 
     /// The next message other than `ka`, which must be of `type`.
-    public func next(_ type: String, timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    public func next(_ type: String, timeout: Duration = RealtimeTestClient.defaultTimeout) async throws -> JSONValue {
         let message = try await next(where: { $0["type"] != "ka" }, describing: type, timeout: timeout)
         guard message["type"] == .string(type) else { throw Failure.unexpected(message, waitingFor: type) }
         return message

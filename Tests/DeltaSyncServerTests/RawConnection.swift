@@ -58,9 +58,14 @@ final class RawConnection: @unchecked Sendable {
 
     func send(_ text: String) async { await send(Array(text.utf8)) }
 
+    /// How long a read waits for what the test expects by default: only a server that never
+    /// answers waits it out, so it is long enough for a server answering on two cores busy with
+    /// the parallel run (5 s was not: requests that take milliseconds alone read nothing).
+    static let answerLimit: Duration = .seconds(30)
+
     /// Reads until `done(received)` holds, the server closes, or `timeout` passes.
     @discardableResult
-    func read(until done: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }, timeout: Duration = .seconds(5)) async -> [UInt8] {
+    func read(until done: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }, timeout: Duration = RawConnection.answerLimit) async -> [UInt8] {
         await offThePool { self.readBlocking(until: done, timeout: timeout) }
     }
 
@@ -106,7 +111,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads until the server closes the connection or `timeout` passes.
     @discardableResult
-    func readUntilClosed(timeout: Duration = .seconds(5)) async -> [UInt8] {
+    func readUntilClosed(timeout: Duration = RawConnection.answerLimit) async -> [UInt8] {
         await read(timeout: timeout)
     }
 
@@ -117,7 +122,7 @@ final class RawConnection: @unchecked Sendable {
     var statusLine: String { text.components(separatedBy: "\r\n").first ?? "" }
 
     /// Reads one complete HTTP response (head and `Content-Length` body) from what arrives.
-    func readResponse(timeout: Duration = .seconds(5)) async -> String {
+    func readResponse(timeout: Duration = RawConnection.answerLimit) async -> String {
         await read(until: { bytes in
             let text = String(decoding: bytes, as: UTF8.self)
             guard let end = text.range(of: "\r\n\r\n") else { return false }

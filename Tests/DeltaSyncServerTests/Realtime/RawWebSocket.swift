@@ -39,7 +39,7 @@ struct RawWebSocket {
 
     /// Reads server frames until a close frame and returns its status code, or `nil` if none
     /// arrives within `timeout` (or the connection ends without one).
-    func closeCode(timeout: Duration = .seconds(5)) async -> UInt16? {
+    func closeCode(timeout: Duration = RawConnection.answerLimit) async -> UInt16? {
         let bytes = await connection.read(until: { Self.closeCode(in: $0) != nil }, timeout: timeout)
         return Self.closeCode(in: bytes)
     }
