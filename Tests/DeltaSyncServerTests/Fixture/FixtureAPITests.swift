@@ -209,21 +209,12 @@ import Testing
             }
             #expect(String(buffer: file).hasPrefix("SQLite format 3"))
             _ = try await client.expectData("createBlog", Self.createBlog, ["i": ["id": "b2", "name": "later"]])
-            func put(_ body: ByteBuffer) async throws -> GraphQLReply {
-                try await client.client.execute(
-                    uri: "/admin/snapshot", method: .put,
-                    headers: [HTTPField.Name("x-deltasync-admin-key")!: TestServer.adminKey, .contentType: "application/vnd.sqlite3"],
-                    body: body
-                ) { response in
-                    GraphQLReply(status: response.status, headers: response.headers, json: try JSONValue(parsing: String(buffer: response.body)))
-                }
-            }
-            let imported = try await put(file)
+            let imported = try await SnapshotFileImportTests.put(file, client)
             #expect(imported.json["imported"]["Blog"] == 1)
             let again = try await client.admin(.get, "/admin/snapshot").json
             #expect(again.replacing("changeClock", with: saved["changeClock"]) == saved)
             for refused in [ByteBuffer(string: "not a database"), ByteBuffer(bytes: foreignBytes)] {
-                let reply = try await put(refused)
+                let reply = try await SnapshotFileImportTests.put(refused, client)
                 #expect(reply.status == .badRequest)
                 #expect(reply.firstError["message"].stringValue?.hasPrefix("Snapshot: ") == true, "\(reply.json)")
             }

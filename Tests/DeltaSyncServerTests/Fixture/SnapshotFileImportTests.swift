@@ -23,6 +23,7 @@ import Testing
         return ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    /// `PUT /admin/snapshot` with `file` as the body, with the admin key.
     static func put(_ file: ByteBuffer, _ client: TestServer.Client) async throws -> GraphQLReply {
         try await client.client.execute(
             uri: "/admin/snapshot", method: .put,
