@@ -32,7 +32,7 @@ HEAVY_SERVER_TESTS='FuzzTests|concurrentWritersToOneItemNeverReuseAVersion|aSlow
 TIMING_SUITES="ConnectionLimitTests|RequestLimitTests|RecoveryTests|$HEAVY_SERVER_TESTS"
 # A run that hangs fails here after 15 minutes, naming the stage, instead of using up CI's 90
 # (each takes under 2 minutes on two cores). A hang was seen once in the PostgreSQL stage and not
-# found again in 20 runs; the stage's output then ends with the tests still running.
+# found again in the 19 runs after it; the stage's output then ends with the tests still running.
 swift_test() {
   local status=0
   timeout --foreground 15m swift test --skip-build "$@" || status=$?
