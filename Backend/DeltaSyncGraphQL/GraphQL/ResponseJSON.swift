@@ -16,24 +16,32 @@ package enum ResponseJSON {
     package static func bytes(_ map: Map, splices: [Splice] = []) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096 + splices.reduce(0) { $0 + $1.json.count })
-        write(map, path: [], splices: splices, to: &out)
+        write(map, depth: 0, splices: splices, to: &out)
         return out
     }
 
-    /// Writes `map`, substituting the splices whose path is at or below `path`.
-    private static func write(_ map: Map, path: [String], splices: [Splice], to out: inout [UInt8]) {
-        if let splice = splices.first(where: { $0.path == path }) {
+    /// Writes `map`, the value at `depth` of every splice's path (all of them lie at or below
+    /// it), substituting them. Each level hands a child only the splices below that child, so a
+    /// list of n parents with a nested connection each costs O(n), not a search of all n
+    /// splices at every value. Splice paths name list indices in digits.
+    private static func write(_ map: Map, depth: Int, splices: [Splice], to out: inout [UInt8]) {
+        guard !splices.isEmpty else { return write(map, to: &out) }
+        if let splice = splices.first(where: { $0.path.count == depth }) {
             out.append(contentsOf: splice.json)
-        } else if case .dictionary(let fields) = map, splices.contains(where: { $0.path.starts(with: path) }) {
-            JSONWriter.writeObject(fields.lazy.filter { !$0.value.isUndefined }.map { (key: $0.key, value: ($0.key, $0.value)) }, to: &out) {
-                member, out in write(member.1, path: path + [member.0], splices: splices, to: &out)
+            return
+        }
+        let below = Dictionary(grouping: splices) { $0.path[depth] }
+        switch map {
+        case .dictionary(let fields):
+            let members = fields.lazy.filter { !$0.value.isUndefined }.map { (key: $0.key, value: ($0.key, $0.value)) }
+            JSONWriter.writeObject(members, to: &out) { member, out in
+                write(member.1, depth: depth + 1, splices: below[member.0] ?? [], to: &out)
             }
-        } else if case .array(let elements) = map, splices.contains(where: { $0.path.count > path.count && $0.path.starts(with: path) }) {
-            // A relation connection's items inside a list: splice paths name indices in digits.
+        case .array(let elements):
             JSONWriter.writeArray(Array(elements.enumerated()), to: &out) { element, out in
-                write(element.element, path: path + [String(element.offset)], splices: splices, to: &out)
+                write(element.element, depth: depth + 1, splices: below[String(element.offset)] ?? [], to: &out)
             }
-        } else {
+        default:
             write(map, to: &out)
         }
     }
