@@ -12,6 +12,13 @@ struct SchemaInput: ParsableArguments {
         completion: .directory)
     var project: String?
 
+    @Option(
+        name: .customLong("conflict-detection"),
+        help: ArgumentHelp(
+            "The API's shape: version (DataStore's: _version, syncX, tombstones) or none (the API category's, Gen 2's).",
+            discussion: "Default: --project follows transform.conf.json as Amplify does (a ResolverConfig means version, none otherwise); --schema serves version."))
+    var conflictDetection: ConflictDetectionChoice?
+
     func validate() throws {
         if (schema == nil) == (project == nil) {
             throw ValidationError("Pass exactly one of --schema FILE or --project DIR.")
@@ -19,7 +26,25 @@ struct SchemaInput: ParsableArguments {
     }
 
     func load() throws(SchemaError) -> AmplifyProject {
-        if let project { return try AmplifyProject.load(projectDirectory: project) }
-        return try AmplifyProject.load(schemaFile: schema!)
+        let loaded: AmplifyProject
+        if let project {
+            loaded = try AmplifyProject.load(projectDirectory: project)
+        } else {
+            loaded = try AmplifyProject.load(schemaFile: schema!)
+        }
+        guard let conflictDetection else { return loaded }
+        return loaded.servingConflictDetection(conflictDetection.mode, because: "--conflict-detection \(conflictDetection.rawValue)")
+    }
+}
+
+/// `--conflict-detection` values.
+enum ConflictDetectionChoice: String, ExpressibleByArgument, CaseIterable {
+    case version, none
+
+    var mode: ConflictDetection {
+        switch self {
+        case .version: return .version
+        case .none: return .none
+        }
     }
 }

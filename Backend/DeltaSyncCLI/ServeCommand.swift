@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(project: AmplifyProject, server: DeltaSyncServer) async throws {
+        if let change = try await server.recordServedShape() {
+            FileHandle.standardError.write(Data("deltasync: \(change.message(deltaTTL: options.deltaTTL.duration))\n".utf8))
+        }
         try await options.seed(server)
         let storage = options.storageDescription
         let (http, ws) = options.tlsCertificate == nil ? ("http", "ws") : ("https", "wss")
@@ -61,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
                     "adminKeyFingerprint": server.adminKey.map { JSONValue.string(KeyFingerprint.of($0)) } ?? .null,
                     "authModes": .array(server.authModes.all.map { .string($0.rawValue) }), "storage": .string(storage),
                     "models": .array(project.schema.models.map { .string($0.name) }),
+                    "conflictDetection": .string(project.conflictDetection.rawValue),
                 ]
                 FileHandle.standardOutput.write(Data((ready.jsonText + "\n").utf8))
                 return
@@ -72,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
                   API key:  \(server.apiKey)
                   Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
                   Storage:  \(storage)
+                  Conflict detection: \(project.conflictDetection.rawValue) (\(project.conflictDetectionSource))\(Self.shapeNote(project))
                 \(Self.functionLines(server))\(fixture)
                 """
             // Unbuffered, so scripts that wait for the URL on a pipe see it at once.
@@ -86,6 +91,14 @@ extension ServeCommand {
         let lines = server.functionDescriptions
         guard !lines.isEmpty else { return "" }
         return lines.enumerated().map { ($0 == 0 ? "  Functions: " : "             ") + $1 + "\n" }.joined()
+    }
+
+    /// What the API's shape means for its clients, after the banner's conflict detection line.
+    static func shapeNote(_ project: AmplifyProject) -> String {
+        switch project.conflictDetection {
+        case .version: return "; DataStore clients sync"
+        case .none: return "; no _version or syncX: for the API category, Gen 2 and Apollo, not DataStore"
+        }
     }
 
     /// A key as a value in the console URL's fragment: `&`, `+`, `%` and `#` in a chosen key

@@ -97,6 +97,27 @@ extension PostgresTransaction {
         }
     }
 
+    func exchangeServedShape(_ shape: ServedShape) throws -> ServedShape? {
+        try lockStore()
+        let meta = catalog.qualified(PostgresSyncLog.meta)
+        func read(_ key: String) throws -> String? {
+            var b = SQLBuilder()
+            return try connection.value(String.self, "read \(key)", "SELECT value FROM \(meta) WHERE key = \(b.bind(key))", b)
+        }
+        let recorded = try read(ServedShape.modeKey).map { mode in
+            ServedShape(conflictDetection: mode, since: try read(ServedShape.sinceKey).flatMap { Int($0) } ?? 0)
+        }
+        let next = ServedShape.next(after: recorded, serving: shape)
+        for (key, value) in [(ServedShape.modeKey, next.conflictDetection), (ServedShape.sinceKey, String(next.since))] {
+            var b = SQLBuilder()
+            try connection.run(
+                "record \(key)",
+                "INSERT INTO \(meta) (key, value) VALUES (\(b.bind(key)), \(b.bind(value))) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                b)
+        }
+        return recorded
+    }
+
     // MARK: - Reading
 
     /// The latest change time: the clock row (syncs and seeds write it), this process's stamps,

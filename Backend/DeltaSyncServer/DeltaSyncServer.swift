@@ -327,6 +327,9 @@ public struct DeltaSyncServer: Sendable {
     /// (going away), then the port stops accepting, requests in flight are answered, and the
     /// call returns.
     public func run(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
+        if let change = try await recordServedShape() {
+            logger.notice("\(change.message(deltaTTL: configuration.deltaTTL))")
+        }
         let group = ServiceGroup(configuration: .init(
             services: services(application(onServerRunning: onServerRunning)),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -342,6 +345,8 @@ public struct DeltaSyncServer: Sendable {
 
     /// Starts serving in the background and returns once the socket is bound.
     public func start() async throws -> RunningServer {
+        let change = try await recordServedShape()
+        if let change { logger.notice("\(change.message(deltaTTL: configuration.deltaTTL))") }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = application(onServerRunning: { channel in
             continuation.yield(channel.localAddress?.port ?? 0)
@@ -355,7 +360,8 @@ public struct DeltaSyncServer: Sendable {
             _ = try await task.value
             throw CancellationError()
         }
-        return RunningServer(host: configuration.host, port: port, apiKey: apiKey, usesTLS: tls != nil, group: group, task: task)
+        return RunningServer(
+            host: configuration.host, port: port, apiKey: apiKey, usesTLS: tls != nil, servedShapeChange: change, group: group, task: task)
     }
 
     /// `dsa-` and 32 random characters.
@@ -378,6 +384,9 @@ public struct RunningServer: Sendable {
     public let apiKey: String
     /// Whether the server serves `https` and `wss` (``ServerConfiguration/tls`` is set).
     public let usesTLS: Bool
+    /// What the start found when the store was last served with the other conflict detection
+    /// mode (``DeltaSyncServer/recordServedShape()``); `nil` otherwise.
+    public let servedShapeChange: ServedShapeChange?
     let group: ServiceGroup
     let task: Task<Void, any Error>
 

@@ -27,6 +27,9 @@ public struct AmplifySchema: Sendable, Equatable {
     public var inputTypes: [InputType]
     /// Fields of models and non-model types resolved by `@function`, in the order written.
     public var functionFields: [FunctionField]
+    /// The API's shape: versioned (DataStore's, the default) or plain. Set it with
+    /// ``servingConflictDetection(_:)``, which also drops the sync queries of a plain API.
+    public internal(set) var conflictDetection: ConflictDetection = .version
 
     public init(
         models: [ModelSchema], enums: [EnumType], nonModels: [NonModelType], customSubscriptions: [CustomSubscription] = [],

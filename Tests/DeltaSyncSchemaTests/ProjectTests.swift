@@ -120,11 +120,45 @@ struct ProjectTests {
         ])))
         #expect(unknownModel.message.contains("Pots"))
 
-        let noDetection = try #require(loadError(try folder([
+        let unknownDetection = try #require(loadError(try folder([
             "schema.graphql": schema,
-            "transform.conf.json": #"{"ResolverConfig": {"project": {"ConflictHandler": "AUTOMERGE", "ConflictDetection": "NONE"}}}"#,
+            "transform.conf.json": #"{"ResolverConfig": {"project": {"ConflictHandler": "AUTOMERGE", "ConflictDetection": "MAYBE"}}}"#,
         ])))
-        #expect(noDetection.message.contains("VERSION"))
+        #expect(unknownDetection.message.contains("MAYBE") && unknownDetection.message.contains("VERSION or NONE"))
+        let notAnObject = try #require(loadError(try folder(["schema.graphql": schema, "transform.conf.json": #"{"ResolverConfig": 3}"#])))
+        #expect(notAnObject.message.contains("ResolverConfig must be an object"))
+    }
+
+    /// Amplify's rule: a Gen 1 API is versioned exactly when transform.conf.json has a
+    /// ResolverConfig with a `project` or `models` entry.
+    @Test func conflictDetectionFollowsTheResolverConfig() throws {
+        let schema = "type Post @model { id: ID! }"
+        func load(_ configuration: String?) throws -> AmplifyProject {
+            var files = ["schema.graphql": schema]
+            files["transform.conf.json"] = configuration
+            return try AmplifyProject.load(projectDirectory: try folder(files))
+        }
+        let bare = try load(nil)
+        #expect(bare.conflictDetection == .none)
+        #expect(bare.schema.model(named: "Post")?.operations.sync == nil)
+        #expect(bare.conflictDetectionSource.contains("no transform.conf.json"))
+        #expect(try load(#"{"Version": 5, "ElasticsearchWarning": true}"#).conflictDetection == .none)
+        #expect(try load(#"{"Version": 5, "ResolverConfig": {}}"#).conflictDetection == .none)
+        let versioned = try load(#"{"ResolverConfig": {"project": {"ConflictHandler": "AUTOMERGE", "ConflictDetection": "VERSION"}}}"#)
+        #expect(versioned.conflictDetection == .version)
+        #expect(versioned.schema.model(named: "Post")?.operations.sync == "syncPosts")
+        #expect(versioned.conflictDetectionSource.contains("ResolverConfig"))
+        #expect(try load(#"{"ResolverConfig": {"models": {"Post": {"ConflictHandler": "AUTOMERGE", "ConflictDetection": "VERSION"}}}}"#).conflictDetection == .version)
+
+        // ConflictDetection NONE in an entry keeps the versioned shape and stops checking versions.
+        let unchecked = try load(#"{"ResolverConfig": {"project": {"ConflictHandler": "AUTOMERGE", "ConflictDetection": "NONE"}}}"#)
+        #expect(unchecked.conflictDetection == .version)
+        #expect(unchecked.sync.handler(for: "Post") == .lastWriterWins)
+
+        // A schema file alone is served versioned; --conflict-detection decides over both.
+        let plain = versioned.servingConflictDetection(.none, because: "--conflict-detection none")
+        #expect(plain.conflictDetection == .none && plain.schema.model(named: "Post")?.operations.sync == nil)
+        #expect(plain.conflictDetectionSource == "--conflict-detection none")
     }
 
     @Test func missingOrAmbiguousSchema() throws {

@@ -4,7 +4,8 @@ import DeltaSyncStorage
 import Foundation
 import GraphQL
 
-/// `create`, `update` and `delete` on a versioned data source. Each write is one serialised
+/// `create`, `update` and `delete` on a versioned data source (and, through
+/// ``plainChange(_:args:field:isDelete:access:)``, on an API without conflict detection). Each write is one serialised
 /// read-check-write transaction that also stamps the change time and appends the delta log
 /// entry, so a version or condition is never checked against an item another writer changes
 /// before the write lands, and a change is never visible without its delta.
@@ -22,10 +23,12 @@ struct MutationResolvers: Sendable {
     ///   filled with the caller's identity, and a given owner must be the caller.
     func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
         try access.require()
+        let versioned = environment.schema.isVersioned
         switch environment.faults?.take(for: field.name) {
         case .error(let error)?: throw error
         // A create has no stored item to send back.
-        case .conflict?: throw AppSyncError(.conflictUnhandled, "Conflict resolver rejects mutation.")
+        case .conflict?:
+            throw versioned ? AppSyncError(.conflictUnhandled, "Conflict resolver rejects mutation.") : Self.conditionFailed()
         case nil: break
         }
         let given = try MutationInput.item(args)
@@ -53,8 +56,9 @@ struct MutationResolvers: Sendable {
         let now = environment.nowMilliseconds
         // Create is a conditional put: `attribute_not_exists(key)` AND the user's condition,
         // which has no stored item to read.
-        guard condition.matches([:]) else { throw AppSyncError.conditionalCheckFailed() }
-        let inserted = try await environment.store.insert(model, key: key, now: now) { changedAt -> Item in
+        let failed = versioned ? AppSyncError.conditionalCheckFailed() : Self.conditionFailed()
+        guard condition.matches([:]) else { throw failed }
+        let build: @Sendable (Int) throws -> Item = { changedAt in
             var item = draft
             let stamp = JSONValue.string(AWSDateTimeFormat.string(fromMilliseconds: changedAt))
             if let createdAt = model.timestamps.createdAt, item[createdAt] == nil { item[createdAt] = stamp }
@@ -64,17 +68,30 @@ struct MutationResolvers: Sendable {
             item["_lastChangedAt"] = .int(changedAt)
             return item
         }
-        guard let created = inserted else { throw AppSyncError.conditionalCheckFailed() }
-        return ItemObject(item: created)
+        if let created = try await environment.store.insert(model, key: key, now: now, build) {
+            return ItemObject(item: created)
+        }
+        // Without conflict detection a delete is physical: its hidden tombstone does not hold the key.
+        if !versioned, let created = try await replacingTombstone(model, key: key, now: now, build) {
+            return ItemObject(item: created)
+        }
+        throw failed
     }
 
     func update(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
-        try await change(model, args: args, field: field, isDelete: false, access: access)
+        guard environment.schema.isVersioned else {
+            return try await plainChange(model, args: args, field: field, isDelete: false, access: access)
+        }
+        return try await change(model, args: args, field: field, isDelete: false, access: access)
     }
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
+    /// Without conflict detection the tombstone is hidden and the old item is the answer.
     func delete(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
-        try await change(model, args: args, field: field, isDelete: true, access: access)
+        guard environment.schema.isVersioned else {
+            return try await plainChange(model, args: args, field: field, isDelete: true, access: access)
+        }
+        return try await change(model, args: args, field: field, isDelete: true, access: access)
     }
 
     // MARK: - Update and delete
@@ -128,6 +145,15 @@ struct MutationResolvers: Sendable {
                     return .written(try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
                 }
                 switch handler {
+                case .lastWriterWins:
+                    // No detection: the write applies to the stored item as if it were current.
+                    guard condition.matches(existing) else {
+                        return .conditionFailed(existing: existing)
+                    }
+                    let next =
+                        isDelete
+                        ? ItemChange.tombstone(existing) : try ItemChange.applying(input, to: existing, model: model, merge: false)
+                    return .written(try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
                 case .optimisticConcurrency:
                     return .rejected(existing: existing)
                 case .automerge:

@@ -20,7 +20,18 @@ struct QueryResolvers: Sendable {
         }
         let key = fields
         let found = try await environment.store.read { tx in try tx.get(model, key: key) }
-        return found.map(ItemObject.init)
+        return found.flatMap(visible).map(ItemObject.init)
+    }
+
+    /// `item`, or `nil` for a tombstone an API without conflict detection does not show.
+    func visible(_ item: Item) -> Item? {
+        environment.schema.isVersioned || item["_deleted"] != true ? item : nil
+    }
+
+    /// Keeps tombstones out of an API without conflict detection's pages (a versioned API's
+    /// list shows them, as AppSync's does).
+    private var liveItems: QueryPredicate {
+        environment.schema.isVersioned ? .all : .field("_deleted", .ne(true))
     }
 
     /// `listXs`: a scan, or a primary-key query when the partition key argument is given.
@@ -112,9 +123,9 @@ struct QueryResolvers: Sendable {
         let found: Item?
         if relation.relatedFields == related.primaryKey.fields {
             let key = Item(uniqueKeysWithValues: zip(relation.relatedFields, values))
-            found = try await environment.store.read { tx in try tx.get(related, key: key) }
+            found = try await environment.store.read { tx in try tx.get(related, key: key) }.flatMap(visible)
         } else {
-            var filter = QueryPredicate.all
+            var filter = liveItems
             for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
             let query = ItemQuery(access: .scan, filter: filter, limit: Int.max)
             found = try await environment.store.read { tx in try tx.query(related, query) }.items.first
@@ -139,7 +150,9 @@ struct QueryResolvers: Sendable {
         let descending = args.argument("sortDirection")?.stringValue == "DESC"
         let (narrowed, within) = try ItemRestriction.reading(
             try filter ?? environment.predicate(args.argument("filter")), of: model, restriction: restriction, caller: caller)
-        let query = ItemQuery(access: access, filter: narrowed, limit: limit, after: after, descending: descending, within: within)
+        let query = ItemQuery(
+            access: access, filter: narrowed.conjoined(with: liveItems), limit: limit, after: after, descending: descending,
+            within: within)
         let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
         return Connection(
             items: result.items,

@@ -26,6 +26,11 @@ public protocol SyncLogWriter {
     /// (`nil`), including models the schema no longer has. The change clock stays where it
     /// is, so changes after a reset are still later than every earlier `startedAt`.
     func removeSyncLog(of model: String?) throws
+
+    /// Records the API shape a starting server serves the store with and returns the record
+    /// before it (`nil` for a store no server recorded one in). Serving the recorded shape
+    /// again keeps its `since`.
+    func exchangeServedShape(_ shape: ServedShape) throws -> ServedShape?
 }
 
 public protocol SyncLogReader {

@@ -35,6 +35,9 @@ public struct AppSyncErrorType: RawRepresentable, Sendable, Hashable, Expressibl
 
     /// A `condition` (or create's key-absence check) did not hold.
     public static let conditionalCheckFailed: Self = "ConditionalCheckFailedException"
+    /// A failed condition of an API without conflict detection: the unversioned resolvers pass
+    /// DynamoDB's error through, prefixed with its service.
+    public static let dynamoDBConditionalCheckFailed: Self = "DynamoDB:ConditionalCheckFailedException"
     /// A version mismatch the conflict handler rejected.
     public static let conflictUnhandled: Self = "ConflictUnhandled"
     /// The conflict handler itself failed (unreachable or malformed answer).
@@ -95,5 +98,14 @@ extension AppSyncError {
             "The conditional request failed (Service: DynamoDb, Status Code: 400, Request ID: null)",
             data: data
         )
+    }
+
+    /// What AppSync answers when a condition of an API without conflict detection fails: the
+    /// create of a taken key, the update or delete of a missing item, or a false `condition`.
+    /// The message carries the SDK's detail with a request ID, and `errors[].data` is null.
+    public static func dynamoDBConditionalCheckFailed(requestID: String) -> AppSyncError {
+        AppSyncError(
+            .dynamoDBConditionalCheckFailed,
+            "The conditional request failed (Service: DynamoDb, Status Code: 400, Request ID: \(requestID))")
     }
 }

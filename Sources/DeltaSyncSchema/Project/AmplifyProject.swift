@@ -6,6 +6,7 @@ import Foundation
 /// let project = try AmplifyProject.load(projectDirectory: "amplify/backend/api/blog")
 /// print(project.schema.models.map(\.name))          // ["Blog", "Post", ...]
 /// print(project.sync.handler(for: "Reaction"))      // .optimisticConcurrency
+/// print(project.conflictDetection)                  // .version: transform.conf.json has a ResolverConfig
 /// ```
 public struct AmplifyProject: Sendable {
     public var schema: AmplifySchema
@@ -15,18 +16,41 @@ public struct AmplifyProject: Sendable {
     /// The API's authorization modes from the project's `cli-inputs.json` (or, in older
     /// projects, what `parameters.json` implies); `nil` when the project does not say.
     public var authModes: APIAuthModes?
+    /// The API's shape, as the schema serves it (``AmplifySchema/conflictDetection``).
+    public var conflictDetection: ConflictDetection { schema.conflictDetection }
+    /// What decided ``conflictDetection``, for the server to say at start.
+    public var conflictDetectionSource: String
 
     /// - Parameters:
     ///   - schema: The parsed schema.
     ///   - sync: The conflict handlers.
     ///   - schemaFiles: The schema files the schema came from.
-    public init(schema: AmplifySchema, sync: SyncConfiguration = SyncConfiguration(), schemaFiles: [String]) {
+    ///   - conflictDetectionSource: What decided the schema's ``ConflictDetection``.
+    public init(
+        schema: AmplifySchema, sync: SyncConfiguration = SyncConfiguration(), schemaFiles: [String],
+        conflictDetectionSource: String = "the default for a schema file"
+    ) {
         self.schema = schema
         self.sync = sync
         self.schemaFiles = schemaFiles
+        self.conflictDetectionSource = conflictDetectionSource
     }
 
-    /// Loads a single schema file, with Amplify's default conflict handling (Auto Merge).
+    /// The project served with `mode` whatever its files say (`--conflict-detection`).
+    ///
+    /// ```swift
+    /// let plain = try AmplifyProject.load(schemaFile: "schema.graphql").servingConflictDetection(.none, because: "--conflict-detection")
+    /// ```
+    public func servingConflictDetection(_ mode: ConflictDetection, because source: String) -> AmplifyProject {
+        var project = self
+        project.schema = schema.servingConflictDetection(mode)
+        project.conflictDetectionSource = source
+        return project
+    }
+
+    /// Loads a single schema file, with Amplify's default conflict handling (Auto Merge):
+    /// versioned, as DeltaSync has always served a bare schema (`--conflict-detection none` for
+    /// the plain shape).
     ///
     /// - Throws: ``SchemaError`` when the file cannot be read or the schema is invalid.
     public static func load(schemaFile: String) throws(SchemaError) -> AmplifyProject {
@@ -37,7 +61,8 @@ public struct AmplifyProject: Sendable {
 
     /// Loads an Amplify Gen 1 API folder (`amplify/backend/api/<name>`): `schema.graphql`, or
     /// every `schema/*.graphql` in name order, and the `ResolverConfig` of an optional
-    /// `transform.conf.json`.
+    /// `transform.conf.json`, which decides the API's shape as Amplify does: versioned with a
+    /// `ResolverConfig`, plain without one or without the file.
     ///
     /// - Throws: ``SchemaError`` when no schema is found, a file cannot be read, the schema is
     ///   invalid, or `transform.conf.json` is not valid JSON or names an unknown handler or model.
@@ -49,18 +74,24 @@ public struct AmplifyProject: Sendable {
             sources.append(try read(file))
         }
         let schema = try AmplifySchema.parse(sources)
-        var sync = SyncConfiguration()
+        // Amplify's rule: versioned exactly when transform.conf.json has a ResolverConfig.
+        var decision = TransformConfiguration.Decision(conflictDetection: .none, handlers: SyncConfiguration())
+        var source = "no transform.conf.json in the project"
         let configuration = directory.appendingPathComponent("transform.conf.json")
         if FileManager.default.fileExists(atPath: configuration.path) {
             let path = join(projectDirectory, "transform.conf.json")
             guard let data = FileManager.default.contents(atPath: configuration.path) else {
                 throw SchemaError(file: path, line: 0, column: 0, message: "cannot read transform.conf.json")
             }
-            sync = try TransformConfiguration.syncConfiguration(
+            decision = try TransformConfiguration.decision(
                 from: data, file: path, models: Set(schema.models.map(\.name))
             )
+            source = decision.conflictDetection == .version
+                ? "the ResolverConfig of \(path)" : "\(path) has no ResolverConfig"
         }
-        var project = AmplifyProject(schema: schema, sync: sync, schemaFiles: files)
+        var project = AmplifyProject(
+            schema: schema.servingConflictDetection(decision.conflictDetection), sync: decision.handlers, schemaFiles: files,
+            conflictDetectionSource: source)
         let inputs = directory.appendingPathComponent("cli-inputs.json")
         let parameters = directory.appendingPathComponent("parameters.json")
         if let data = FileManager.default.contents(atPath: inputs.path) {

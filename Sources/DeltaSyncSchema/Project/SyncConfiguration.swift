@@ -6,6 +6,10 @@ public enum ConflictHandlerKind: String, Sendable {
     case optimisticConcurrency = "OPTIMISTIC_CONCURRENCY"
     /// Ask a Lambda function what to do.
     case lambda = "LAMBDA"
+    /// No conflict detection on a versioned data source (`"ConflictDetection": "NONE"` in a
+    /// `ResolverConfig` entry): every write applies as sent, whatever `_version` it carries,
+    /// and versions still advance. Not a `ConflictHandler` value of Amplify's.
+    case lastWriterWins = "NONE"
 }
 
 /// The conflict handlers of a project: one for the project, overridable per model, as the

@@ -1,7 +1,9 @@
 extension AmplifySchema {
-    /// The AppSync schema Amplify generates for this schema with conflict detection (DataStore)
-    /// on: model types with sync metadata, connections, filter/condition/mutation inputs, and
-    /// the `Query` (get, list, sync, index queries), `Mutation` and `Subscription` types.
+    /// The AppSync schema Amplify generates for this schema: model types, connections,
+    /// filter/condition/mutation inputs, and the `Query` (get, list, sync, index queries),
+    /// `Mutation` and `Subscription` types. With conflict detection on (DataStore's shape,
+    /// ``ConflictDetection/version``) models carry the sync metadata, connections `startedAt`,
+    /// inputs `_version` and filters `_deleted`; the plain shape has none of them.
     ///
     /// The text is deterministic and self-contained: it declares the AWS scalars and AppSync's
     /// directives, so `GraphQL.buildSchema(source:)` builds it as is.
@@ -70,8 +72,8 @@ struct AppSyncPrinter {
         }
         for model in schema.models {
             writer.block(header("type \(model.connectionTypeName)", directives.connectionModes(model)), [
-                "items: [\(model.name)]!", "nextToken: String", "startedAt: AWSTimestamp",
-            ])
+                "items: [\(model.name)]!", "nextToken: String",
+            ] + (schema.isVersioned ? ["startedAt: AWSTimestamp"] : []))
         }
         printSharedInputs()
         for model in schema.models {
@@ -106,8 +108,14 @@ struct AppSyncPrinter {
             )
             if let modes = directives.fieldModes(field) { sdl.directive = AuthModeDirectives.text(modes) }
             return sdl.text
-        } + Self.metadataFields
+        } + (schema.isVersioned ? Self.metadataFields : [])
     }
+
+    /// `_deleted` in filter, condition and subscription filter inputs of a versioned API.
+    var deletedFilter: [String] { schema.isVersioned ? ["_deleted: ModelBooleanInput"] : [] }
+
+    /// `_version` in the mutation inputs of a versioned API.
+    var versionInput: [String] { schema.isVersioned ? ["_version: Int"] : [] }
 
     /// A connection field takes the list arguments (and a sort key condition when the lookup
     /// key has sort fields left over); a single related item is a plain field.

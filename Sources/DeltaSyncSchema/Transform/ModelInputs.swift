@@ -5,32 +5,32 @@ extension AppSyncPrinter {
         let keyFields = Set(model.primaryKey.fields)
         writer.block("input \(model.filterInputTypeName)", filterable.map { "\($0.name): \($0.filterInputTypeName!)" } + [
             "and: [\(model.filterInputTypeName)]", "or: [\(model.filterInputTypeName)]",
-            "not: \(model.filterInputTypeName)", "_deleted: ModelBooleanInput",
-        ])
+            "not: \(model.filterInputTypeName)",
+        ] + deletedFilter)
         writer.block(
             "input \(model.conditionInputTypeName)",
             filterable.filter { !keyFields.contains($0.name) }.map { "\($0.name): \($0.filterInputTypeName!)" } + [
                 "and: [\(model.conditionInputTypeName)]", "or: [\(model.conditionInputTypeName)]",
-                "not: \(model.conditionInputTypeName)", "_deleted: ModelBooleanInput",
-            ]
+                "not: \(model.conditionInputTypeName)",
+            ] + deletedFilter
         )
         // Implicit owner fields are left out: the server fills them (see `implicitOwnerFields`).
         writer.block("input \(model.createInputTypeName)", model.inputFields.map { field in
             "\(field.name): \(field.typeReference(named: inputTypeName(field), isRequired: isRequiredOnCreate(field, in: model)))"
-        } + ["_version: Int"])
+        } + versionInput)
         writer.block("input \(model.updateInputTypeName)", model.inputFields.map { field in
             "\(field.name): \(field.typeReference(named: inputTypeName(field), isRequired: keyFields.contains(field.name)))"
-        } + ["_version: Int"])
+        } + versionInput)
         writer.block("input \(model.deleteInputTypeName)", model.primaryKey.fields.compactMap { name in
             model.field(named: name).map { "\(name): \($0.type.graphQLName)!" }
-        } + ["_version: Int"])
+        } + versionInput)
     }
 
     mutating func printSubscriptionFilter(_ model: ModelSchema) {
         let name = model.subscriptionFilterInputTypeName
         writer.block("input \(name)", model.storedFields.compactMap { field in
             field.subscriptionFilterInputTypeName.map { "\(field.name): \($0)" }
-        } + ["and: [\(name)]", "or: [\(name)]", "_deleted: ModelBooleanInput"])
+        } + ["and: [\(name)]", "or: [\(name)]"] + deletedFilter)
     }
 
     /// `LocationInput`: a non-model value as mutations accept it.

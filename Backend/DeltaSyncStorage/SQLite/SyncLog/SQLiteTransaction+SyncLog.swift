@@ -39,6 +39,18 @@ extension SQLiteTransaction {
         }
     }
 
+    func exchangeServedShape(_ shape: ServedShape) throws -> ServedShape? {
+        let read = { (key: String) in try String.fetchOne(self.db, sql: "SELECT value FROM deltasync_meta WHERE key = ?", arguments: [key]) }
+        let recorded = try read(ServedShape.modeKey).map { mode in
+            ServedShape(conflictDetection: mode, since: try read(ServedShape.sinceKey).flatMap { Int($0) } ?? 0)
+        }
+        let next = ServedShape.next(after: recorded, serving: shape)
+        for (key, value) in [(ServedShape.modeKey, next.conflictDetection), (ServedShape.sinceKey, String(next.since))] {
+            try db.execute(sql: "INSERT OR REPLACE INTO deltasync_meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+        return recorded
+    }
+
     func removeSyncLog(of model: String?) throws {
         if let model {
             try db.execute(sql: "DELETE FROM deltasync_delta WHERE model = ?", arguments: [model])
