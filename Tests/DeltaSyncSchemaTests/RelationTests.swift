@@ -168,3 +168,62 @@ struct RelationTests {
         #expect(schema.model(named: "Post")?.field(named: "tags")?.type == .model("PostTags"))
     }
 }
+
+/// Gen 2 relations: `references:` names the foreign keys the schema declares.
+struct ReferencesRelationTests {
+    static func gen2() throws -> AmplifySchema {
+        try Fixture.schema("gen2.graphql")
+    }
+
+    @Test func hasManyAndBelongsToShareTheDeclaredKey() throws {
+        let schema = try Self.gen2()
+        let post = try #require(schema.model(named: "Post"))
+        #expect(schema.model(named: "Blog")?.field(named: "posts")?.relation == Relation(
+            kind: .hasMany, relatedModel: "Post", localFields: ["id"], relatedFields: ["blogId"], indexName: "gsi-Blog.posts"))
+        #expect(post.index(named: "gsi-Blog.posts") == Index(name: "gsi-Blog.posts", partitionField: "blogId"))
+        #expect(post.field(named: "blog")?.relation == Relation(kind: .belongsTo, relatedModel: "Blog", localFields: ["blogId"], relatedFields: ["id"]))
+        #expect(post.fields.filter(\.isGenerated).map(\.name) == ["createdAt", "updatedAt"], "no implicit foreign key is added")
+        #expect(schema.model(named: "Blog")?.field(named: "profile")?.relation == Relation(
+            kind: .hasOne, relatedModel: "BlogProfile", localFields: ["id"], relatedFields: ["blogId"], indexName: "gsi-Blog.profile"))
+    }
+
+    @Test func compositeKeysAreReferencedFieldByField() throws {
+        let schema = try Self.gen2()
+        #expect(schema.model(named: "Page")?.field(named: "sections")?.relation == Relation(
+            kind: .hasMany, relatedModel: "Section", localFields: ["tenantId", "slug"], relatedFields: ["pageTenantId", "pageSlug"],
+            indexName: "gsi-Page.sections"))
+        #expect(schema.model(named: "Section")?.index(named: "gsi-Page.sections")
+            == Index(name: "gsi-Page.sections", partitionField: "pageTenantId", sortKeyFields: ["pageSlug"]))
+    }
+
+    @Test func badReferencesSayWhatIsWrong() throws {
+        func message(_ source: String) -> String {
+            do {
+                _ = try AmplifySchema.parse(source: source, file: "schema.graphql")
+                return ""
+            } catch {
+                return error.message
+            }
+        }
+        let missing = message("""
+            type Blog @model { id: ID! posts: [Post] @hasMany(references: ["blogId"]) }
+            type Post @model { id: ID! blog: Blog @belongsTo(references: ["blogId"]) }
+            """)
+        #expect(missing.contains("'blogId'") && missing.contains("does not exist on model 'Post'"))
+        let count = message("""
+            type Blog @model { id: ID! posts: [Post] @hasMany(references: ["blogId", "other"]) }
+            type Post @model { id: ID! blogId: ID other: String }
+            """)
+        #expect(count.contains("2 references") && count.contains("1 fields"))
+        let both = message("""
+            type Blog @model { id: ID! posts: [Post] @hasMany(references: ["blogId"], fields: ["id"]) }
+            type Post @model { id: ID! blogId: ID }
+            """)
+        #expect(both.contains("both 'references'"))
+        let types = message("""
+            type Blog @model { id: ID! posts: [Post] @hasMany(references: ["blogId"]) }
+            type Post @model { id: ID! blogId: Int }
+            """)
+        #expect(types.contains("the types differ"))
+    }
+}

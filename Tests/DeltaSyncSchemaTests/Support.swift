@@ -8,6 +8,7 @@ enum Fixture {
     static let examples = [
         "blog.graphql": "Examples/blog/schema.graphql",
         "blog-transform.conf.json": "Examples/blog/transform.conf.json",
+        "gen2.graphql": "Examples/gen2/schema.graphql",
     ]
 
     /// The text of `Fixtures/<name>` (or of the example file it names).

@@ -20,13 +20,17 @@ struct RelationDeclaration {
     var fields: [StringArgument]?
     /// `relationName` of `@manyToMany`, or `name` of v1 `@connection`.
     var relationName: StringArgument?
+    /// Gen 2's `references:` of `@hasMany`/`@hasOne`: the related model's fields that hold this
+    /// model's primary key. (A `@belongsTo`'s references are its `fields`: this model's fields
+    /// holding the related key.)
+    var references: [StringArgument]?
 
     /// The arguments each form accepts; `limit` sets a page size Amplify bakes into resolvers,
     /// which the local server leaves to the client.
     private static let acceptedArguments: [Form: Set<String>] = [
-        .hasMany: ["indexName", "fields", "limit"],
-        .hasOne: ["fields"],
-        .belongsTo: ["fields"],
+        .hasMany: ["indexName", "fields", "limit", "references"],
+        .hasOne: ["fields", "references"],
+        .belongsTo: ["fields", "references"],
         .manyToMany: ["relationName", "limit"],
         .connection: ["name", "keyName", "fields", "limit"],
     ]
@@ -65,6 +69,18 @@ struct RelationDeclaration {
         self.location = directive.loc
         self.indexName = try arguments.string(form == .connection ? "keyName" : "indexName")
         self.fields = try arguments.stringList("fields")
+        let references = try arguments.stringList("references")
+        if let references {
+            guard fields == nil, indexName == nil else {
+                throw SchemaError(
+                    at: directive.loc,
+                    "@\(form.rawValue) on '\(path)' names both 'references' (Gen 2) and '\(fields != nil ? "fields" : "indexName")' (Gen 1); keep one")
+            }
+            guard !references.isEmpty else {
+                throw SchemaError(at: directive.loc, "'references' of @\(form.rawValue) on '\(path)' names no field")
+            }
+            if form == .belongsTo { self.fields = references } else { self.references = references }
+        }
         self.relationName = try arguments.string(form == .connection ? "name" : "relationName")
         if form == .manyToMany, relationName == nil {
             throw SchemaError(at: directive.loc, "@manyToMany on '\(path)' needs a 'relationName'")
@@ -79,6 +95,6 @@ struct RelationDeclaration {
     /// A one-to-many without `fields` or an index: the child gets a generated foreign key that
     /// a `@belongsTo` on the child without `fields` shares.
     var isImplicitHasMany: Bool {
-        (form == .hasMany || (form == .connection && isList)) && indexName == nil && fields == nil
+        (form == .hasMany || (form == .connection && isList)) && indexName == nil && fields == nil && references == nil
     }
 }

@@ -35,6 +35,9 @@ struct RelationResolver {
         case .hasMany:
             return try oneToMany(declaration)
         case .hasOne:
+            if let references = declaration.references {
+                return try referencingChildren(.hasOne, declaration, references: references)
+            }
             if let fields = declaration.fields {
                 return try throughPrimaryKey(.hasOne, declaration, fields: fields)
             }
@@ -52,6 +55,9 @@ struct RelationResolver {
     }
 
     private mutating func oneToMany(_ declaration: RelationDeclaration) throws(SchemaError) -> Relation {
+        if let references = declaration.references {
+            return try referencingChildren(.hasMany, declaration, references: references)
+        }
         if let indexName = declaration.indexName {
             return try throughIndex(.hasMany, declaration, indexName: indexName)
         }
@@ -129,6 +135,43 @@ struct RelationResolver {
         let relatedFields = Array(keyFields.prefix(local.count))
         try checkTypes(declaration, local: local, related: relatedFields)
         return Relation(kind: kind, relatedModel: related.name, localFields: local, relatedFields: relatedFields)
+    }
+
+    /// Gen 2's `@hasMany(references:)` / `@hasOne(references:)`: the related model's named
+    /// fields hold this model's primary key, one per key field, and an index
+    /// `gsi-<Parent>.<field>` over them finds the related items.
+    private mutating func referencingChildren(
+        _ kind: Relation.Kind, _ declaration: RelationDeclaration, references: [StringArgument]
+    ) throws(SchemaError) -> Relation {
+        let parent = model(declaration.model)
+        let child = model(declaration.target)
+        for reference in references where child.field(named: reference.value) == nil {
+            throw SchemaError(
+                at: reference.location,
+                "field '\(reference.value)' named by the references of '\(declaration.path)' does not exist on model '\(child.name)'; Gen 2 relations need the foreign key declared, as in \(reference.value): ID"
+            )
+        }
+        guard references.count == parent.primaryKey.fields.count else {
+            throw SchemaError(
+                at: references.first?.location ?? declaration.location,
+                "'\(declaration.path)' names \(references.count) references but the primary key of '\(parent.name)' has \(parent.primaryKey.fields.count) fields"
+            )
+        }
+        let names = references.map(\.value)
+        for (keyName, reference) in zip(parent.primaryKey.fields, references) {
+            guard let keyField = parent.field(named: keyName), let referenceField = child.field(named: reference.value) else { continue }
+            guard !referenceField.isList, referenceField.type.keyKind == keyField.type.keyKind else {
+                throw SchemaError(
+                    at: reference.location,
+                    "'\(declaration.path)' matches '\(child.name).\(reference.value)' (\(referenceField.type.graphQLName)) with '\(parent.name).\(keyName)' (\(keyField.type.graphQLName)): the types differ"
+                )
+            }
+        }
+        let indexName = Naming.implicitIndexName(parent: parent.name, field: declaration.field)
+        drafts[positions[child.name]!].ensureIndex(Index(name: indexName, partitionField: names[0], sortKeyFields: Array(names.dropFirst())))
+        return Relation(
+            kind: kind, relatedModel: child.name, localFields: parent.primaryKey.fields, relatedFields: names, indexName: indexName
+        )
     }
 
     /// `@hasMany` without fields: the child gets `<parent><field>Id` (plus one field per sort key
