@@ -47,7 +47,8 @@ struct ConfigCommand: AsyncParsableCommand {
         let additional = answer["additionalAuthModes"].arrayValue?.compactMap { $0.stringValue.flatMap(AuthMode.init(rawValue:)) } ?? []
         let configuration = ClientConfiguration(
             url: url, region: region, authModes: APIAuthModes(defaultMode: defaultMode, additionalModes: additional),
-            apiKey: answer["apiKey"].stringValue)
+            apiKey: answer["apiKey"].stringValue,
+            modelIntrospection: answer["modelIntrospection"].isNull ? nil : answer["modelIntrospection"])
         for path in try ClientConfigurationFiles.write(configuration, to: out) { print("Wrote \(path)") }
     }
 }

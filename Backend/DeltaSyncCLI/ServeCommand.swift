@@ -326,7 +326,8 @@ extension ServeOptions {
     /// `--write-config`'s files, for the URL the server is reachable at.
     func writeClientConfiguration(_ server: DeltaSyncServer, url: String) throws {
         guard let folder = writeConfig else { return }
-        let configuration = ClientConfiguration(url: url, authModes: server.authModes, apiKey: server.apiKey)
+        let configuration = ClientConfiguration(
+            url: url, authModes: server.authModes, apiKey: server.apiKey, modelIntrospection: server.project.schema.modelIntrospection)
         try ClientConfigurationFiles.write(configuration, to: folder)
     }
 }

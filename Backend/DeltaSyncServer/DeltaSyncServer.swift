@@ -280,10 +280,13 @@ public struct DeltaSyncServer: Sendable {
         }
         if let adminKey {
             let (modes, apiKey, scheme) = (authModes, self.apiKey, tls == nil ? "http" : "https")
+            let introspection = project.schema.modelIntrospection
             AdminRoutes(
                 fixture: self.fixture, adminKey: adminKey,
                 clientConfiguration: { request in
-                    ClientConfiguration(url: "\(scheme)://\(request.head.authority ?? "127.0.0.1")/graphql", authModes: modes, apiKey: apiKey)
+                    ClientConfiguration(
+                        url: "\(scheme)://\(request.head.authority ?? "127.0.0.1")/graphql", authModes: modes, apiKey: apiKey,
+                        modelIntrospection: introspection)
                 },
                 maxBodyBytes: max(configuration.maxRequestBodyBytes, 512 * 1024 * 1024)
             ).add(to: router)

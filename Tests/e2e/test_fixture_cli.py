@@ -66,6 +66,7 @@ def test_exec_seeds_and_the_command_exports_imports_and_writes_the_app_configura
     assert '"aws_appsync_dangerously_connect_to_http_endpoint_for_testing": true' in exports
     outputs = json.loads((tmp_path / "app" / "amplify_outputs.json").read_text())
     assert outputs["data"]["url"] == api["endpoint"] and outputs["data"]["api_key"] == api["apiKey"]
+    assert outputs["data"]["model_introspection"]["models"]["Blog"]["fields"]["posts"]["association"]["connectionType"] == "HAS_MANY"
 
 
 def test_a_bad_seed_file_stops_the_start_with_the_line_at_fault(tmp_path):

@@ -19,13 +19,21 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var apiKey: String?
     /// The name of the API in `amplifyconfiguration.json`.
     public var apiName: String
+    /// ``AmplifySchema/modelIntrospection`` of the served schema: `amplify_outputs.json` carries
+    /// it as `data.model_introspection`, which Gen 2's `generateClient()` needs for
+    /// `client.models`. `nil` leaves it out.
+    public var modelIntrospection: JSONValue?
 
-    public init(url: String, region: String = "us-east-1", authModes: APIAuthModes, apiKey: String?, apiName: String = "deltasync") {
+    public init(
+        url: String, region: String = "us-east-1", authModes: APIAuthModes, apiKey: String?, apiName: String = "deltasync",
+        modelIntrospection: JSONValue? = nil
+    ) {
         self.url = url
         self.region = region
         self.authModes = authModes
         self.apiKey = authModes.contains(.apiKey) ? apiKey : nil
         self.apiName = apiName
+        self.modelIntrospection = modelIntrospection
     }
 
     /// The realtime endpoint: the same host and path over `ws(s)`.
@@ -42,6 +50,7 @@ public struct ClientConfiguration: Sendable, Equatable {
             "defaultAuthMode": .string(authModes.defaultMode.rawValue),
             "additionalAuthModes": .array(authModes.additionalModes.map { .string($0.rawValue) }),
             "apiKey": apiKey.map(JSONValue.string) ?? .null,
+            "modelIntrospection": modelIntrospection ?? .null,
         ]
     }
 
@@ -65,7 +74,8 @@ public struct ClientConfiguration: Sendable, Equatable {
     }
 
     /// Amplify JS (Gen 1 configuration). A plain-HTTP endpoint carries the flag `amplify mock`
-    /// sets, without which Amplify JS v5 refuses it.
+    /// sets, without which Amplify JS v5 refuses it, and a comment on what v6 needs: it opens
+    /// the realtime socket at `wss://` whatever the endpoint's scheme.
     public var awsExports: String {
         var lines = [
             ("aws_project_region", JSONValue.string(region)),
@@ -79,10 +89,18 @@ public struct ClientConfiguration: Sendable, Equatable {
         }
         if isPlainHTTP { lines.append(("aws_appsync_dangerously_connect_to_http_endpoint_for_testing", true)) }
         let body = lines.map { "    \"\($0.0)\": \($0.1.jsonText)" }.joined(separator: ",\n")
-        return "// Written by `deltasync config`: points the app at a DeltaSync server.\nconst awsmobile = {\n\(body)\n};\n\nexport default awsmobile;\n"
+        let note = isPlainHTTP ? Self.plainHTTPNote.map { "// \($0)\n" }.joined() : ""
+        return "// Written by `deltasync config`: points the app at a DeltaSync server.\n\(note)const awsmobile = {\n\(body)\n};\n\nexport default awsmobile;\n"
     }
 
-    /// Amplify Gen 2 libraries: the `data` section.
+    /// What a plain-HTTP configuration says about Amplify JS v6's realtime connection.
+    static let plainHTTPNote = [
+        "Amplify JS v6 opens subscriptions at wss://<host>/graphql/realtime even for an http:// endpoint:",
+        "serve with TLS (deltasync serve --tls-cert/--tls-key, or a certificate from deltasync dev-cert) and",
+        "write the https:// URL here, or subscriptions never connect. Queries and mutations work either way.",
+    ]
+
+    /// Amplify Gen 2 libraries: the `data` section, with `model_introspection` when known.
     public var amplifyOutputs: String {
         var data: [String: JSONValue] = [
             "url": .string(url), "aws_region": .string(region),
@@ -90,7 +108,8 @@ public struct ClientConfiguration: Sendable, Equatable {
             "authorization_types": .array(authModes.additionalModes.map { .string($0.rawValue) }),
         ]
         if let apiKey { data["api_key"] = .string(apiKey) }
-        let outputs: JSONValue = ["version": "1.3", "data": .object(data)]
+        if let modelIntrospection { data["model_introspection"] = modelIntrospection }
+        let outputs: JSONValue = ["version": "1.5", "data": .object(data)]
         return outputs.prettyText + "\n"
     }
 }

@@ -234,6 +234,7 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
     <div class="side">
       <div class="card">
         <h2>Models <span class="grow"></span><span class="hint">items &middot; tombstones &middot; deltas</span></h2>
+        <p id="conflict-detection" class="hint" data-testid="conflict-detection"></p>
         <ul id="model-list" class="model-list" data-testid="model-list"></ul>
       </div>
       <div class="card" id="clock-card">
@@ -933,6 +934,9 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
     $('#count-items').textContent = selected ? String(selected.items) : '';
     $('#count-deltas').textContent = selected ? String(selected.deltas) : '';
     $('#count-connections').textContent = String(status.connections ?? '');
+    $('#conflict-detection').textContent = status.conflictDetection === 'NONE'
+      ? 'Conflict detection NONE: clients see no _version, no syncX and no tombstones; the store keeps them for DataStore clients.'
+      : status.conflictDetection === 'VERSION' ? 'Conflict detection VERSION: DataStore clients sync.' : '';
     $('#count-faults').textContent = String((status.faults || []).length);
     $('#count-faults').className = 'badge' + ((status.faults || []).length ? ' warn' : '');
     $('#items-title').textContent = selected ? `Items of ${selected.name}` : 'Items';

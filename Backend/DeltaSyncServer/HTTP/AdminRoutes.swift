@@ -141,7 +141,7 @@ struct AdminRoutes: Sendable {
         }
         return Self.json([
             "models": .array(counts), "clock": clockJSON, "faults": .array(fixture.activeFaults.map(\.json)),
-            "connections": .int(fixture.connections.count),
+            "connections": .int(fixture.connections.count), "conflictDetection": .string(schema.conflictDetection.rawValue),
         ])
     }
 
