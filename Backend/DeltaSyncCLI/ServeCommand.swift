@@ -69,10 +69,12 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data((ready.jsonText + "\n").utf8))
                 return
             }
+            let both = server.configuration.plainBesideTLS
             let banner = """
                 DeltaSync is serving \(project.schemaFiles.joined(separator: ", ")) (\(project.schema.models.map(\.name).joined(separator: ", ")))
-                  GraphQL:  \(http)://\(options.host):\(boundPort)/graphql
-                  Realtime: \(ws)://\(options.host):\(boundPort)/graphql
+                  GraphQL:  \(http)://\(options.host):\(boundPort)/graphql\(both ? "   (https:// on the same port)" : "")
+                  Realtime: \(ws)://\(options.host):\(boundPort)/graphql\(both ? "   (wss:// on the same port)" : "")
+                \(both ? Self.trustLines(authority: options.developmentAuthorityPath) : "")
                   API key:  \(server.apiKey)
                   Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
                   Storage:  \(storage)
@@ -91,6 +93,17 @@ extension ServeCommand {
         let lines = server.functionDescriptions
         guard !lines.isEmpty else { return "" }
         return lines.enumerated().map { ($0 == 0 ? "  Functions: " : "             ") + $1 + "\n" }.joined()
+    }
+
+    /// How each runtime trusts the development authority, for a port answering TLS beside
+    /// plain HTTP: Amplify JS v6 subscribes at `wss://` whatever its endpoint's scheme.
+    static func trustLines(authority: String) -> String {
+        """
+          TLS:      development certificate signed by \(authority); trust it once for wss:// (Amplify JS v6 subscribes over it):
+                    Node NODE_EXTRA_CA_CERTS=\(authority) · iOS simulator xcrun simctl keychain booted add-root-cert \(authority)
+                    browsers: import it as a certificate authority · every platform: deltasync dev-cert
+
+        """
     }
 
     /// What the API's shape means for its clients, after the banner's conflict detection line.
@@ -154,6 +167,11 @@ struct ServeOptions: ParsableArguments {
 
     @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert's certificate.")
     var tlsKey: String?
+
+    @Flag(
+        name: .customLong("no-tls"),
+        help: "Serve plain http and ws only. By default the port also answers https and wss with a development certificate kept in the data folder (Amplify JS v6 subscribes over wss://).")
+    var noTLS = false
 
     @Option(name: .customLong("admin-key"), help: "The fixture API's key (x-deltasync-admin-key); generated and printed when not given.")
     var adminKey: String?
@@ -240,6 +258,11 @@ struct ServeOptions: ParsableArguments {
         }
     }
 
+    /// The development authority's certificate in the data folder: what clients trust.
+    var developmentAuthorityPath: String {
+        (auth.dataDirectory as NSString).appendingPathComponent(DevelopmentCertificate.authorityFileName)
+    }
+
     /// Where items live, for the banner.
     var storageDescription: String {
         if let databaseURL, let settings = try? PostgresStoreSettings(url: databaseURL) {
@@ -275,6 +298,14 @@ struct ServeOptions: ParsableArguments {
         configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
         if let tlsCertificate, let tlsKey {
             configuration.tls = TLSSettings(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
+        } else if !noTLS {
+            // TLS beside plain HTTP on the one port, with the data folder's development certificate.
+            do {
+                configuration.tls = try DevelopmentCertificate.existingOrNew(directory: auth.dataDirectory).certificate.tlsSettings
+                configuration.plainBesideTLS = true
+            } catch {
+                FileHandle.standardError.write(Data("deltasync: warning: serving plain http only: cannot make a development certificate (\(error))\n".utf8))
+            }
         }
         // Once per process, before the first logger: swift-log's default handler writes text.
         if logFormat == .json {

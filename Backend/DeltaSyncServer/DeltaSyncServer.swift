@@ -254,7 +254,8 @@ public struct DeltaSyncServer: Sendable {
         // cross-origin calls (CORS on /graphql alone, for the configured pages).
         let hostCheck = HostCheck(listeningOn: configuration.host, allowedHosts: configuration.allowedHosts)
         if let hostCheck { router.add(middleware: HostCheck.Middleware(check: hostCheck)) }
-        router.add(middleware: GraphQLCORSMiddleware(origins: CORSOrigins(configuration.corsOrigins), scheme: tls == nil ? "http" : "https"))
+        let schemes = tls == nil ? ["http"] : configuration.plainBesideTLS ? ["http", "https"] : ["https"]
+        router.add(middleware: GraphQLCORSMiddleware(origins: CORSOrigins(configuration.corsOrigins), schemes: schemes))
         // Liveness and readiness, for container orchestrators: the store is open and the schema
         // built before the router exists, so a server that answers at all is alive, and ready
         // unless its shared database is known to be unreachable (requests get 503s then, and a
@@ -305,7 +306,7 @@ public struct DeltaSyncServer: Sendable {
             server: .deltaSync(
                 webSocket: .init(maxFrameSize: frameSize, autoPing: .disabled, validateUTF8: true),
                 connections: configuration.connections, maxBodyBytes: configuration.maxRequestBodyBytes,
-                registry: connections, tls: tls
+                registry: connections, tls: tls, plainBesideTLS: configuration.plainBesideTLS
             ) { request, channel, _ in
                 try hostCheck?.admitUpgrade(request)
                 return try realtime.shouldUpgrade(request, channel: channel)
@@ -364,7 +365,7 @@ public struct DeltaSyncServer: Sendable {
             throw CancellationError()
         }
         return RunningServer(
-            host: configuration.host, port: port, apiKey: apiKey, usesTLS: tls != nil, servedShapeChange: change, group: group, task: task)
+            host: configuration.host, port: port, apiKey: apiKey, usesTLS: tls != nil && !configuration.plainBesideTLS, servedShapeChange: change, group: group, task: task)
     }
 
     /// `dsa-` and 32 random characters.
@@ -385,7 +386,8 @@ public struct RunningServer: Sendable {
     public let host: String
     public let port: Int
     public let apiKey: String
-    /// Whether the server serves `https` and `wss` (``ServerConfiguration/tls`` is set).
+    /// Whether the server serves `https` and `wss` only (``ServerConfiguration/tls`` is set and
+    /// ``ServerConfiguration/plainBesideTLS`` is not): the URLs below use those schemes.
     public let usesTLS: Bool
     /// What the start found when the store was last served with the other conflict detection
     /// mode (``DeltaSyncServer/recordServedShape()``); `nil` otherwise.

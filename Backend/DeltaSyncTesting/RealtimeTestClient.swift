@@ -5,6 +5,7 @@ import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 
 /// A realtime WebSocket client speaking AppSync's protocol message by message: sends protocol
 /// messages as JSON and hands back what the server sends, in order, so a test can assert on
@@ -33,18 +34,26 @@ public final class RealtimeTestClient: Sendable {
 
     /// Connects to `url` with the `graphql-ws` subprotocol (plus `extraProtocols`) and `headers`.
     /// - Parameter reads: `false` makes a subscriber that never reads (for the slow-subscriber test).
-    public init(url: String, headers: HTTPFields = [:], extraProtocols: [String] = [], reads: Bool = true) {
+    /// - Parameters:
+    ///   - tlsConfiguration: what a `wss://` connection trusts (a development CA, say); `nil`
+    ///     uses the system's roots.
+    ///   - serverName: the name a `wss://` connection asks for and checks the certificate
+    ///     against, for a URL whose host is an address (TLS names no addresses): `localhost`.
+    public init(
+        url: String, headers: HTTPFields = [:], extraProtocols: [String] = [], reads: Bool = true,
+        tlsConfiguration: TLSConfiguration? = nil, serverName: String? = nil
+    ) {
         let (outgoingStream, outgoing) = AsyncStream.makeStream(of: String.self)
         let (incomingStream, incoming) = AsyncStream.makeStream(of: JSONValue.self)
         self.outgoing = outgoing
         self.incoming = NIOLockedValueBox(Iterator(base: incomingStream.makeAsyncIterator()))
         var allHeaders = headers
         allHeaders[.secWebSocketProtocol] = (["graphql-ws"] + extraProtocols).joined(separator: ", ")
-        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: allHeaders)
+        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: allHeaders, sniHostname: serverName)
         task = Task {
             defer { incoming.finish() }
             return try await WebSocketClient.connect(
-                url: url, configuration: configuration, logger: Logger(label: "realtime-test-client")
+                url: url, configuration: configuration, tlsConfiguration: tlsConfiguration, logger: Logger(label: "realtime-test-client")
             ) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     if reads {

@@ -106,3 +106,42 @@ def test_wrong_api_key_is_refused(server):
         assert "UnauthorizedException" in str(failure.value)
 
     asyncio.run(scenario())
+
+
+def test_the_default_port_answers_wss_as_amplify_js_v6_opens_it(server_factory, tmp_path):
+    """Amplify JS v6 turns an http:// endpoint into wss://host/graphql/realtime. `deltasync serve`
+    answers TLS on its one port with a development certificate made on first start, signed by the
+    authority in the data folder that clients trust (here through an SSL context)."""
+    import ssl
+
+    from conftest import EXAMPLE_SCHEMA
+
+    server = server_factory(schema_args=["--schema", str(EXAMPLE_SCHEMA), "--data-dir", str(tmp_path)])
+    assert any("https:// on the same port" in line for line in server.banner)
+    trusting = ssl.create_default_context(cafile=str(tmp_path / "dev-ca.pem"))
+    url = server.url.replace("http://", "wss://") + "/realtime"
+    auth = AppSyncApiKeyAuthentication(host=server.host, api_key=API_KEY)
+    secure = Client(transport=AppSyncWebsocketsTransport(url=url, auth=auth, ssl=trusting))
+
+    async def scenario():
+        async with secure as session, http(server) as mutations:
+            queue = asyncio.Queue()
+            task = asyncio.create_task(consume(session, GraphQLRequest(ON_CREATE), queue))
+            await until_subscribed(mutations, [queue])
+            await create(mutations, "tls1", "Over wss", 4)
+            received = await asyncio.wait_for(queue.get(), 10)
+            assert received["onCreatePost"]["id"] == "tls1"
+            task.cancel()
+
+    asyncio.run(scenario())
+
+    # A client that trusts only the system's roots is refused: the certificate is the local authority's.
+    refused = Client(transport=AppSyncWebsocketsTransport(url=url, auth=auth, ssl=ssl.create_default_context()))
+
+    async def untrusted():
+        with pytest.raises(Exception) as failure:
+            async with refused:
+                pass
+        assert isinstance(failure.value.__cause__, ssl.SSLCertVerificationError), repr(failure.value)
+
+    asyncio.run(untrusted())

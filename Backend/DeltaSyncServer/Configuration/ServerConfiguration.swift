@@ -49,6 +49,11 @@ public struct ServerConfiguration: Sendable {
     /// default) serves plain `http` and `ws`. `deltasync dev-cert` makes a development pair
     /// (see ``DevelopmentCertificate``); the files are read when the server is created.
     public var tls: TLSSettings?
+    /// With ``tls`` set, whether the port also answers plain `http` and `ws`: each connection's
+    /// first byte tells a TLS handshake from an HTTP request. What `deltasync serve` does by
+    /// default with a development certificate, so `http://` clients and Amplify JS v6 (which
+    /// subscribes at `wss://` whatever the endpoint's scheme) both work. Default `false`.
+    public var plainBesideTLS = false
 
     // MARK: - Browsers
 

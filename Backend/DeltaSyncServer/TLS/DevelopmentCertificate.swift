@@ -280,7 +280,7 @@ public struct DevelopmentCertificate: Sendable {
 
     // MARK: - Files
 
-    private static func path(_ directory: String, _ file: String) -> String {
+    static func path(_ directory: String, _ file: String) -> String {
         (directory as NSString).appendingPathComponent(file)
     }
 

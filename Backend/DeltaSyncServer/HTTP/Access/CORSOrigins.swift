@@ -90,14 +90,14 @@ struct GraphQLCORSMiddleware: RouterMiddleware {
     ].joined(separator: ", ")
 
     let origins: CORSOrigins
-    /// `http` or `https`: how this server's own origin starts.
-    let scheme: String
+    /// `http`, `https` or both (a port answering both): how this server's own origin starts.
+    let schemes: [String]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let origin = request.headers[.origin], Self.paths.contains(request.uri.path) else {
             return try await next(request, context)
         }
-        let allowed = origins.allows(origin, ownOrigin: "\(scheme)://\(request.head.authority ?? "")")
+        let allowed = schemes.contains { origins.allows(origin, ownOrigin: "\($0)://\(request.head.authority ?? "")") }
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             guard allowed else {
                 throw HTTPErrorResponse(status: .forbidden, error: AppSyncError(

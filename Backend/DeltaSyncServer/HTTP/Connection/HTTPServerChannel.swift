@@ -32,6 +32,9 @@ struct HTTPServerChannel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             if let tls = try? pipeline.handler(type: NIOSSLServerHandler.self) {
                 try pipeline.addHandler(gate.arrivals, position: .after(tls))
+            } else if let sniffer = try? pipeline.handler(type: TLSSniffer.self) {
+                // TLS, when the connection opens with it, goes in right behind the sniffer.
+                try pipeline.addHandler(gate.arrivals, position: .after(sniffer))
             } else {
                 try pipeline.addHandler(gate.arrivals, position: .first)
             }
@@ -47,10 +50,11 @@ struct HTTPServerChannel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// Hummingbird's HTTP/1 server with WebSocket upgrades, hardened by ``HTTPServerChannel``,
-    /// behind HummingbirdTLS's `TLSChannel` when `tls` is given (`https` and `wss` on the port).
+    /// behind HummingbirdTLS's `TLSChannel` when `tls` is given (`https` and `wss` on the port),
+    /// or behind ``TLSSniffingChannel`` with `plainBesideTLS` (both on the port).
     static func deltaSync(
         webSocket: WebSocketServerConfiguration, connections: ConnectionConfiguration, maxBodyBytes: Int,
-        registry: ConnectionRegistry, tls: TLSConfiguration? = nil,
+        registry: ConnectionRegistry, tls: TLSConfiguration? = nil, plainBesideTLS: Bool = false,
         shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel, Logger) throws -> ShouldUpgradeResult<
             WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
         >
@@ -67,6 +71,7 @@ extension HTTPServerBuilder {
             // What `HTTPServerBuilder.tls(_:tlsConfiguration:)` builds, without its `throws`
             // at the call site: the configuration was already checked by `TLSSettings`.
             guard let tls else { return channel }
+            if plainBesideTLS { return try TLSSniffingChannel(channel, tlsConfiguration: tls) }
             return try TLSChannel(channel, tlsConfiguration: tls)
         }
     }
