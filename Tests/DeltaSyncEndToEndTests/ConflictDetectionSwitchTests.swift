@@ -130,4 +130,41 @@ struct ConflictDetectionSwitchTests {
             await device.stop()
         }
     }
+
+    /// Two servers on one PostgreSQL schema, one per shape, as a team runs old DataStore builds
+    /// beside new API-category builds: the plain server's writes reach a DataStore device on the
+    /// versioned server live, with their versions, and its deletes as deletions.
+    @Test("side by side on one PostgreSQL schema: plain writes reach DataStore devices live")
+    func sideBySide() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-side-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let opener = try await StoreOpener(.postgres, folder: folder)
+        try await opener.serve(.version) { versioned, _ in
+            try await opener.serve(.none) { plain, _ in
+                let device = try Self.device(versioned, file: folder.appendingPathComponent("device.sqlite"))
+                let log = EventLog(device)
+                try await device.start()
+                // What the new app selects: the model's scalars, as Amplify's statements do.
+                let fields = "id blogID title body status rating views featured tags metadata publishedAt createdAt updatedAt"
+                _ = try await Self.graphQL(plain, "mutation { createPost(input: {id: \"s1\", blogID: \"b1\", title: \"From the new app\"}) { \(fields) } }")
+                try await log.wait(for: "the plain create", EventLog.received("s1", .create, version: 1))
+                _ = try await Self.graphQL(plain, "mutation { updatePost(input: {id: \"s1\", title: \"Edited by the new app\"}) { \(fields) } }")
+                try await log.wait(for: "the plain update", EventLog.received("s1", .update, version: 2))
+                #expect(try await device.query(Post.self, byId: "s1")?.title == "Edited by the new app")
+                _ = try await Self.graphQL(plain, "mutation { deletePost(input: {id: \"s1\"}) { \(fields) } }")
+                try await log.wait(for: "the plain delete", EventLog.received("s1", .delete, version: 3))
+                #expect(try await device.query(Post.self, byId: "s1") == nil)
+
+                // The device's own write and delete reach the plain API as an item and then none.
+                try await device.save(Post(id: "s2", blogID: "b1", title: "From the old app"))
+                try await log.waitForEmptyOutbox(of: device)
+                #expect(try await Self.graphQL(plain, #"{ getPost(id: "s2") { title } }"#)["getPost"]["title"] == "From the old app")
+                try await device.delete(Post.self, withId: "s2")
+                try await log.waitForEmptyOutbox(of: device)
+                #expect(try await Self.graphQL(plain, #"{ getPost(id: "s2") { title } }"#)["getPost"] == .null)
+                await device.stop()
+            }
+        }
+    }
 }

@@ -37,10 +37,17 @@ package protocol EventFanOut: Sendable {
 }
 
 extension MutationEvent {
+    /// The sync metadata an event of an API without conflict detection carries beside what
+    /// the mutation selected.
+    static let metadataFields: Set<String> = ["_version", "_deleted", "_lastChangedAt"]
+
     /// The events of an executed mutation operation: one per root field that returned an
-    /// object. A field that failed (`null` with an error) triggers nothing.
+    /// object. A field that failed (`null` with an error) triggers nothing. `written` holds,
+    /// by response key, sync metadata to add where the mutation could not select it (an API
+    /// without conflict detection): subscribers of a versioned API on the same store get a
+    /// plain write's `_version`, and a plain delete as `_deleted: true`.
     static func events(
-        of operation: OperationDefinition, data: Map?, fragments: [String: FragmentDefinition],
+        of operation: OperationDefinition, data: Map?, written: [String: Item] = [:], fragments: [String: FragmentDefinition],
         variables: [String: JSONValue], schema: AmplifySchema, mutationType: GraphQLObjectType?,
         wanted: (String) -> Bool
     ) -> [MutationEvent] {
@@ -49,7 +56,11 @@ extension MutationEvent {
         for field in SelectionFields.included(in: operation.selectionSet, fragments: fragments, variables: variables) {
             let name = field.name.value
             guard wanted(name), let result = results[field.alias?.value ?? name], case .dictionary = result else { continue }
-            let value = byFieldName(result, selection: field.selectionSet, fragments: fragments, variables: variables)
+            var value = byFieldName(result, selection: field.selectionSet, fragments: fragments, variables: variables)
+            if let metadata = written[field.alias?.value ?? name], case .object(var object) = value {
+                for (key, metadataValue) in metadata where object[key] == nil { object[key] = metadataValue }
+                value = .object(object)
+            }
             var itemKey: String?
             if let typeName = ((try? mutationType?.fields())?[name]?.type).flatMap({ (namedType(of: $0) as? GraphQLNamedType)?.name }),
                 let model = schema.model(named: typeName)

@@ -57,6 +57,9 @@ enum RootCompletion {
         } else {
             result = try await resolve()
         }
+        // A plain API's clients select no metadata, but a versioned API's DataStore clients on
+        // the same store (another server, one per shape) need it in the event.
+        if !scope.projection.planner.schema.isVersioned { scope.keepWritten(result, info: info) }
         guard scope.caller.mayReadResult(of: operation, result.item, model: model) else {
             await scope.withhold(result.item, model: model, info: info)
             return nil

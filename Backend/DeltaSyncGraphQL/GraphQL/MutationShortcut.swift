@@ -114,7 +114,10 @@ struct MutationShortcut: @unchecked Sendable {
         guard let result = planner.projection(for: readable ? caller : caller.server).object(object.item, plan: plan) else {
             return .failure(Failure(outcome: outcome))
         }
-        return .success(Completed(response: readable ? result : .null, event: result))
+        // What a plain API's event carries for a versioned API's subscribers on the same store.
+        let written = planner.schema.isVersioned
+            ? nil : (object.written ?? object.item).filter { MutationEvent.metadataFields.contains($0.key) }
+        return .success(Completed(response: readable ? result : .null, event: result, written: written))
     }
 
     /// A mutation's result for the response, and as its event is made from it (the same,
@@ -122,6 +125,8 @@ struct MutationShortcut: @unchecked Sendable {
     struct Completed: Sendable {
         let response: Map
         let event: Map
+        /// The write's sync metadata, for an API without conflict detection (see ``MutationEvent``).
+        let written: Item?
     }
 
     /// A mutation that ran but whose response the executor must write.

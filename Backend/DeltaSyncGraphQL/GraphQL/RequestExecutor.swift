@@ -149,7 +149,8 @@ package struct RequestExecutor: Sendable {
                 switch outcome {
                 case .success(let result):
                     publishEvents(
-                        of: plan, data: .dictionary([shortcut.responseKey: result.event]), fragments: prepared.fragments, request: request)
+                        of: plan, data: .dictionary([shortcut.responseKey: result.event]),
+                        written: result.written.map { [shortcut.responseKey: $0] } ?? [:], fragments: prepared.fragments, request: request)
                     return (Self.body(data: .dictionary([shortcut.responseKey: result.response]), errors: []), [], plan.summary)
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
@@ -163,7 +164,7 @@ package struct RequestExecutor: Sendable {
             var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
             if plan.operationType == .mutation {
-                publishEvents(of: plan, data: scope.eventData(data), fragments: prepared.fragments, request: request)
+                publishEvents(of: plan, data: scope.eventData(data), written: scope.writtenMetadata, fragments: prepared.fragments, request: request)
             }
             return (Self.body(data: data, errors: errors, scope: scope), splices, plan.summary)
         } catch let error as GraphQLError {
@@ -175,10 +176,12 @@ package struct RequestExecutor: Sendable {
     }
 
     /// Hands subscribers the events of a mutation's results.
-    private func publishEvents(of plan: ResponsePlan, data: Map?, fragments: [String: FragmentDefinition], request: OperationRequest) {
+    private func publishEvents(
+        of plan: ResponsePlan, data: Map?, written: [String: Item], fragments: [String: FragmentDefinition], request: OperationRequest
+    ) {
         guard let events, let operation = plan.operation else { return }
         for event in MutationEvent.events(
-            of: operation, data: data, fragments: fragments, variables: request.variables,
+            of: operation, data: data, written: written, fragments: fragments, variables: request.variables,
             schema: schema.planner.schema, mutationType: schema.graphQL.mutationType,
             wanted: events.hasSubscribers(for:))
         {

@@ -26,6 +26,9 @@ final class RequestScope: Sendable {
     /// Mutation results the caller may not read (``Caller/mayReadResult(of:_:model:)``),
     /// completed for their events only, by response key.
     private let withheld = NIOLockedValueBox<[String: Map]>([:])
+    /// The sync metadata of root mutations of an API without conflict detection, by response
+    /// key: what their events carry for subscribers of a versioned API on the same store.
+    private let written = NIOLockedValueBox<[String: Item]>([:])
 
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
@@ -109,6 +112,18 @@ final class RequestScope: Sendable {
         for (key, value) in withheld { results[key] = value }
         return .dictionary(results)
     }
+
+    /// Keeps the sync metadata of the root mutation at `info` for its event
+    /// (``MutationEvent/events(of:data:written:fragments:variables:schema:mutationType:wanted:)``).
+    func keepWritten(_ result: ItemObject, info: GraphQLResolveInfo) {
+        guard let key = Self.rootKey(info) else { return }
+        let item = result.written ?? result.item
+        let metadata = item.filter { MutationEvent.metadataFields.contains($0.key) }
+        written.withLockedValue { $0[key] = metadata }
+    }
+
+    /// What ``keepWritten(_:info:)`` kept.
+    var writtenMetadata: [String: Item] { written.withLockedValue { $0 } }
 
     /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.
     func earlierResult(_ info: GraphQLResolveInfo) -> Result<ItemObject, any Error>? {

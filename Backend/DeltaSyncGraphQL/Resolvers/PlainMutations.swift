@@ -29,7 +29,7 @@ extension MutationResolvers {
         case nil: break
         }
         let now = environment.nowMilliseconds
-        let written = try await environment.store.write { tx -> Item in
+        let (answer, written) = try await environment.store.write { tx -> (Item, Item) in
             guard let existing = try tx.get(model, key: key), existing["_deleted"] != true else {
                 if access.restriction != nil { throw access.denial }
                 throw Self.conditionFailed()
@@ -39,13 +39,13 @@ extension MutationResolvers {
             try access.requireReadable(condition, of: existing, model: model)
             guard condition.matches(existing) else { throw Self.conditionFailed() }
             if isDelete {
-                _ = try ItemChange.tombstone(existing).commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
-                return existing
+                return (existing, try ItemChange.tombstone(existing).commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
             }
-            let next = try ItemChange.applying(input, to: existing, model: model, merge: false)
-            return try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
+            let next = try ItemChange.applying(input, to: existing, model: model, merge: false).commit(
+                model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
+            return (next, next)
         }
-        return ItemObject(item: written)
+        return ItemObject(item: answer, written: written)
     }
 
     /// A create whose key is taken by a hidden tombstone: the new item replaces it, one version

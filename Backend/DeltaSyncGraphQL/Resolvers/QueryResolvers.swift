@@ -20,7 +20,7 @@ struct QueryResolvers: Sendable {
         }
         let key = fields
         let found = try await environment.store.read { tx in try tx.get(model, key: key) }
-        return found.flatMap(visible).map(ItemObject.init)
+        return found.flatMap(visible).map { ItemObject(item: $0) }
     }
 
     /// `item`, or `nil` for a tombstone an API without conflict detection does not show.

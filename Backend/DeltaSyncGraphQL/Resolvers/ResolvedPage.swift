@@ -15,7 +15,7 @@ struct ResolvedPage: Sendable {
     }
 
     init(_ page: ItemPage) {
-        self.init(items: .objects(page.items.map(ItemObject.init)), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
+        self.init(items: .objects(page.items.map { ItemObject(item: $0) }), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
     }
 
     /// Reads one page of `query`. With a writer, each item is written as it is read, while it
