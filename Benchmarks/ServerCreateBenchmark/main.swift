@@ -7,12 +7,16 @@
 // many connections at once as the HTTP side has. Two more lines, not targets, split the cost:
 // the store step of a create and an update's write transaction, with no HTTP in front.
 //
+// With `--conflict-detection none` the server serves the plain shape (the API category's and
+// Gen 2's): creates and updates select no `_version`, updates send none. Either way the updates
+// (`updatePost` of each created item once, over HTTP) get their own rounds beside the baseline.
+//
 // The baseline and the HTTP creates alternate in `rounds` rounds of `creates / rounds` each, and
 // each round's share is its creates/s over the raw rate measured just before: the machine's load
 // moves within a run, and a baseline taken once, seconds before the creates, moved the share by
 // up to 15 points between runs. The figure is the median share.
 //
-//   swift run -c release ServerCreateBenchmark [creates] [connections] [rounds] [--postgres URL]
+//   swift run -c release ServerCreateBenchmark [creates] [connections] [rounds] [--postgres URL] [--conflict-detection none]
 import AsyncHTTPClient
 import BenchmarkSupport
 import DeltaSyncCore
@@ -32,7 +36,8 @@ let rounds = max(1, arguments.dropFirst(2).first ?? 5)
 let perRound = creates / rounds
 let postgres = try BenchmarkSupport.postgresURL.map(PostgresRun.init(url:))
 let schemaFile = BenchmarkSupport.exampleSchemaFile
-let project = try AmplifyProject.load(schemaFile: schemaFile)
+let plain = BenchmarkSupport.option("conflict-detection") == "none"
+let project = try AmplifyProject.load(schemaFile: schemaFile).servingConflictDetection(plain ? .none : .version, because: "the benchmark")
 let folder = BenchmarkSupport.scratchFolder("bench")
 defer { try? FileManager.default.removeItem(at: folder) }
 
@@ -153,19 +158,28 @@ clientConfiguration.connectionPool = .init(
     idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
 
-let mutation = "mutation($i: CreatePostInput!) { createPost(input: $i) { id _version } }"
-@Sendable func create(_ n: Int) async throws {
+let selection = plain ? "id" : "id _version"
+let mutation = "mutation($i: CreatePostInput!) { createPost(input: $i) { \(selection) } }"
+let updateMutation = "mutation($i: UpdatePostInput!) { updatePost(input: $i) { \(selection) } }"
+/// POSTs one mutation and checks that it succeeded.
+@Sendable func send(_ query: String, _ input: String, _ what: String) async throws {
     var request = HTTPClientRequest(url: running.graphQLURL)
     request.method = .POST
     request.headers.add(name: "content-type", value: "application/json")
     request.headers.add(name: "x-api-key", value: "da2-benchmark")
-    let body = #"{"query":"\#(mutation)","variables":{"i":{"blogID":"blog-1","title":"Post \#(n)","rating":\#(n % 5)}}}"#
-    request.body = .bytes(ByteBuffer(string: body))
+    request.body = .bytes(ByteBuffer(string: #"{"query":"\#(query)","variables":{"i":\#(input)}}"#))
     let response = try await client.execute(request, timeout: .seconds(30))
     let reply = try await response.body.collect(upTo: 1 << 20)
     guard response.status == .ok, !String(buffer: reply).contains("\"errors\"") else {
-        throw BenchmarkFailure(description: "create \(n) failed: \(response.status) \(String(buffer: reply))")
+        throw BenchmarkFailure(description: "\(what) failed: \(response.status) \(String(buffer: reply))")
     }
+}
+@Sendable func create(_ n: Int) async throws {
+    try await send(mutation, #"{"id":"p-\#(n)","blogID":"blog-1","title":"Post \#(n)","rating":\#(n % 5)}"#, "create \(n)")
+}
+/// Each created post once: the versioned shape sends the version it was created with.
+@Sendable func update(_ n: Int) async throws {
+    try await send(updateMutation, #"{"id":"p-\#(n)","title":"Post \#(n), edited"\#(plain ? "" : #","_version":1"#)}"#, "update \(n)")
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible { let description: String }
@@ -181,6 +195,13 @@ for round in 0..<rounds {
     baselineSeconds.append(try await BenchmarkSupport.seconds { try await baselineRound(perRound, offset) })
     serverSeconds.append(try await BenchmarkSupport.seconds { try await concurrently(perRound, offset: offset, create) })
 }
+var updateBaselineSeconds: [Double] = []
+var updateServerSeconds: [Double] = []
+for round in 0..<rounds {
+    let offset = round * perRound
+    updateBaselineSeconds.append(try await BenchmarkSupport.seconds { try await baselineRound(perRound, creates + offset) })
+    updateServerSeconds.append(try await BenchmarkSupport.seconds { try await concurrently(perRound, offset: offset, update) })
+}
 await stopBaseline()
 try await client.shutdown().get()
 await running.stop()
@@ -192,13 +213,14 @@ if let postgres, let postgresStore {
 // MARK: - Report
 
 func row(_ name: String, _ count: Int, _ secs: Double) -> String {
-    name.padding(toLength: 72, withPad: " ", startingAt: 0) + String(format: "%10d %9.2f %12.0f", count, secs, Double(count) / secs)
+    name.padding(toLength: 84, withPad: " ", startingAt: 0) + String(format: "%10d %9.2f %12.0f", count, secs, Double(count) / secs)
 }
-print("measure".padding(toLength: 72, withPad: " ", startingAt: 0) + "       ops   seconds        ops/s")
+print("measure".padding(toLength: 84, withPad: " ", startingAt: 0) + "       ops   seconds        ops/s")
 let baselineName =
     postgres == nil
     ? "raw SQLite single-row inserts (WAL, same table)" : "raw PostgreSQL single-row INSERTs (\(connections) connections)"
-let serverName = "createPost over HTTP keep-alive (\(connections) connections)"
+let shape = plain ? "conflict detection NONE" : "conflict detection VERSION"
+let serverName = "createPost over HTTP keep-alive (\(connections) connections, \(shape))"
 if let storeSeconds { print(row("  breakdown: the create's store step, no HTTP", creates, storeSeconds)) }
 if let updateSeconds { print(row("  not a target: an update's write transaction, no HTTP", creates, updateSeconds)) }
 var shares: [Double] = []
@@ -214,3 +236,15 @@ print(row(serverName + ", all rounds", total, serverSeconds.reduce(0, +)))
 print("server / raw per round: " + shares.map { String(format: "%.1f%%", 100 * $0) }.joined(separator: ", "))
 let median = shares.sorted()[shares.count / 2]
 print(String(format: "server / raw: %.1f%% (median of the rounds; target: at least 40%%)", 100 * median))
+
+// Updates: the same baseline, beside `updatePost` of each created post once.
+let updateName = "updatePost over HTTP keep-alive (\(connections) connections, \(shape))"
+var updateShares: [Double] = []
+for round in 0..<rounds {
+    print("update round \(round + 1) of \(rounds)")
+    print(row("  " + baselineName, perRound, updateBaselineSeconds[round]))
+    print(row("  " + updateName, perRound, updateServerSeconds[round]))
+    updateShares.append(updateBaselineSeconds[round] / updateServerSeconds[round])
+}
+print("updates / raw inserts per round: " + updateShares.map { String(format: "%.1f%%", 100 * $0) }.joined(separator: ", "))
+print(String(format: "updates / raw inserts: %.1f%% (median of the rounds)", 100 * updateShares.sorted()[updateShares.count / 2]))
