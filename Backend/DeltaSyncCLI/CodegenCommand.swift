@@ -33,6 +33,12 @@ struct SwiftCodegenCommand: ParsableCommand {
         } catch {
             throw SchemaFailure(error: error)
         }
+        if project.conflictDetection == .none {
+            // The generated registry carries the API's shape: models without a sync query stay on the device.
+            let note = "deltasync: note: conflict detection is NONE (\(project.conflictDetectionSource)): DeltaSyncClient keeps these "
+                + "models on the device and does not sync them; syncing needs an API with conflict detection VERSION.\n"
+            FileHandle.standardError.write(Data(note.utf8))
+        }
         let generator = SwiftModelGenerator(schema: project.schema, schemaText: try schemaText(of: project))
         let changes = try GeneratedDirectory(path: out).write(generator.files())
         let folder = out.hasSuffix("/") ? out : out + "/"

@@ -28,6 +28,8 @@ struct RealtimeConnection: Sendable {
         case shuttingDown
         /// The fixture API closed it (``RealtimeConnections/closeAll(drop:)``).
         case closedByFixture(drop: Bool)
+        /// The client sent `connection_terminate`.
+        case terminated
     }
 
     /// Serves the connection until the client closes it or a limit ends it.
@@ -95,6 +97,8 @@ struct RealtimeConnection: Sendable {
             channel.close(promise: nil)
         } catch Ending.expired {
             await close(outbound, .normalClosure, reason: "Connection lifetime reached; reconnect.")
+        } catch Ending.terminated {
+            await close(outbound, .normalClosure, reason: "connection_terminate received.")
         } catch Ending.clientClosed {
             // The client's close frame was answered by the WebSocket handler.
         } catch is CancellationError {
@@ -162,6 +166,8 @@ struct RealtimeConnection: Sendable {
                 guard acknowledged.withLockedValue({ $0 }) else { continue }
                 if let subscription = subscriptions.remove(id) { registry.remove(subscription) }
                 outbox.send(RealtimeServerMessage.complete(id: id))
+            case .connectionTerminate:
+                throw Ending.terminated
             case .unsupported(let type):
                 outbox.send(RealtimeServerMessage.error(
                     id: nil, AppSyncError(.unsupportedOperation, "\(type) not supported through the realtime channel")))

@@ -10,6 +10,9 @@ enum RealtimeClientMessage: Sendable, Equatable {
     /// `payload.data` (the request as a JSON string) and `payload.extensions`.
     case start(id: String, data: String, extensions: JSONValue)
     case stop(id: String)
+    /// `connection_terminate`: the client is done (Apollo's WebSocket transport sends it before
+    /// it closes); the server closes the connection normally.
+    case connectionTerminate
     /// A well-formed message of a type the protocol does not have (`subscribe`, `ping`, ...).
     case unsupported(type: String)
 
@@ -30,6 +33,8 @@ enum RealtimeClientMessage: Sendable, Equatable {
             self = .start(id: id, data: data, extensions: message["payload"]?["extensions"] ?? .null)
         case "stop":
             self = .stop(id: try Self.id(message, type))
+        case "connection_terminate":
+            self = .connectionTerminate
         default:
             self = .unsupported(type: type)
         }
