@@ -1,5 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSchema
+import DeltaSyncServer
+import DeltaSyncTesting
 import Foundation
 import Testing
 
@@ -138,6 +140,32 @@ import Testing
             #expect(try await client.expectData("getBlog", #"{ getBlog(id: "b1") { name website } }"#) == ["name": "Reborn", "website": nil])
             let children = try await client.expectData("getBlog", #"{ getBlog(id: "b1") { posts { items { id } } } }"#)
             #expect(children["posts"]["items"] == [["id": "p1"]])
+        }
+    }
+}
+
+/// `@auth` rules judge a plain API's reads and writes as a versioned one's.
+@Suite struct PlainAPIAuthorizationTests {
+    @Test func ownerRulesDecideWritesAndReads() async throws {
+        let schema = try AmplifySchema.parse(source: """
+            type Note @model @auth(rules: [{ allow: owner }, { allow: private, operations: [read] }]) { id: ID! text: String }
+            """, file: "schema.graphql").servingConflictDetection(.none)
+        let project = AmplifyProject(schema: schema, schemaFiles: ["<test schema>"])
+        try await DeltaSyncTestServer.withServer(project: project, configure: {
+            $0.authModes = APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey])
+        }) { server in
+            let alice = try await server.token(username: "alice", sub: "a1")
+            let bob = try await server.token(username: "bob", sub: "b1")
+            let created = try await server.graphQL(#"mutation { createNote(input: {id: "n1", text: "mine"}) { id owner } }"#, token: alice)
+            #expect(created["data"]["createNote"]["owner"].stringValue?.hasSuffix("alice") == true, "the owner is filled in")
+            let refused = try await server.graphQL(#"mutation { updateNote(input: {id: "n1", text: "bob's"}) { id } }"#, token: bob)
+            #expect(refused["errors"][0]["errorType"] == "Unauthorized")
+            let deleteRefused = try await server.graphQL(#"mutation { deleteNote(input: {id: "n1"}) { id } }"#, token: bob)
+            #expect(deleteRefused["errors"][0]["errorType"] == "Unauthorized")
+            #expect(try await server.graphQL(#"{ getNote(id: "n1") { text } }"#, token: bob)["data"]["getNote"]["text"] == "mine")
+            let deleted = try await server.graphQL(#"mutation { deleteNote(input: {id: "n1"}) { id text } }"#, token: alice)
+            #expect(deleted["data"]["deleteNote"] == ["id": "n1", "text": "mine"])
+            #expect(try await server.graphQL("{ listNotes { items { id } } }", token: bob)["data"]["listNotes"]["items"] == [])
         }
     }
 }
