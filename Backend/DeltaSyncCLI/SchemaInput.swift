@@ -19,7 +19,15 @@ struct SchemaInput: ParsableArguments {
             discussion: "Default: --project follows transform.conf.json as Amplify does (a ResolverConfig means version, none otherwise); --schema serves version."))
     var conflictDetection: ConflictDetectionChoice?
 
+    @Flag(
+        name: .customLong("gen2"),
+        help: "The schema is a Gen 2 data schema written in SDL (defineData): served as Gen 2 serves it, without conflict detection and with @index queries named automatically.")
+    var gen2 = false
+
     func validate() throws {
+        if gen2, conflictDetection == .version {
+            throw ValidationError("--gen2 and --conflict-detection version contradict each other: Gen 2 APIs never have conflict detection.")
+        }
         if (schema == nil) == (project == nil) {
             throw ValidationError("Pass exactly one of --schema FILE or --project DIR.")
         }
@@ -32,6 +40,7 @@ struct SchemaInput: ParsableArguments {
         } else {
             loaded = try AmplifyProject.load(schemaFile: schema!)
         }
+        if gen2 { return loaded.servingGen2Defaults() }
         guard let conflictDetection else { return loaded }
         return loaded.servingConflictDetection(conflictDetection.mode, because: "--conflict-detection \(conflictDetection.rawValue)")
     }

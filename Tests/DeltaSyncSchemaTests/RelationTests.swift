@@ -226,4 +226,21 @@ struct ReferencesRelationTests {
             """)
         #expect(types.contains("the types differ"))
     }
+
+    @Test func gen2DefaultsNameIndexQueriesAndTurnConflictDetectionOff() throws {
+        let schema = try Self.gen2().servingGen2Defaults()
+        #expect(schema.conflictDetection == .none)
+        let post = try #require(schema.model(named: "Post"))
+        #expect(post.index(named: "byStatusAndTitle")?.queryField == "postsByStatusAndTitle")
+        #expect(post.index(named: "gsi-Blog.posts")?.queryField == nil, "a relation's own index has no query")
+        #expect(post.operations.sync == nil)
+        // A query of that name already declared keeps its own.
+        let taken = try AmplifySchema.parse(source: """
+            type Post @model { id: ID! status: String @index(sortKeyFields: ["title"]) title: String }
+            type Query { postsByStatusAndTitle: String }
+            """, file: "schema.graphql").servingGen2Defaults()
+        #expect(taken.model(named: "Post")?.indexes.first?.queryField == nil)
+        let gen1 = try Self.gen2()
+        #expect(gen1.model(named: "Post")?.index(named: "byStatusAndTitle")?.queryField == nil, "Gen 1 makes no query without queryField")
+    }
 }

@@ -48,6 +48,15 @@ public struct AmplifyProject: Sendable {
         return project
     }
 
+    /// The project served with Gen 2's defaults (``AmplifySchema/servingGen2Defaults()``): a
+    /// `defineData` schema written in SDL (`--gen2`).
+    public func servingGen2Defaults() -> AmplifyProject {
+        var project = self
+        project.schema = schema.servingGen2Defaults()
+        project.conflictDetectionSource = "a Gen 2 data schema never has it"
+        return project
+    }
+
     /// Loads a single schema file, with Amplify's default conflict handling (Auto Merge):
     /// versioned, as DeltaSync has always served a bare schema (`--conflict-detection none` for
     /// the plain shape).

@@ -19,7 +19,7 @@ import Testing
     }
 
     static func project() throws -> AmplifyProject {
-        try AmplifyProject.load(schemaFile: schemaFile).servingConflictDetection(.none, because: "a Gen 2 schema")
+        try AmplifyProject.load(schemaFile: schemaFile).servingGen2Defaults()
     }
 
     // The documents, as the data client prints them (selection of the model's scalar fields).
@@ -68,6 +68,11 @@ import Testing
             let parent = try await client.expectData("getPost", #"query { getPost(id: "p1") { blog { name } } }"#)
             #expect(parent["blog"]["name"] == "Gen 2")
 
+            // Gen 2 names an @index's query itself: `postsByStatusAndTitle`.
+            let byStatus = try await client.expectData("postsByStatusAndTitle", """
+                query($status: PostStatus!,$title: ModelStringKeyConditionInput,$sortDirection: ModelSortDirection) { postsByStatusAndTitle(status: $status,title: $title,sortDirection: $sortDirection) { items { title } nextToken } }
+                """, ["status": "DRAFT", "title": ["beginsWith": "S"], "sortDirection": "DESC"])
+            #expect(byStatus["items"] == [["title": "Second"]])
             let updated = try await client.expectData("updatePost", Self.updatePost, ["input": ["id": "p1", "status": "PUBLISHED"]])
             #expect(updated["status"] == "PUBLISHED" && updated["title"] == "First")
             let deleted = try await client.expectData("deletePost", Self.deletePost, ["input": ["id": "p2"]])
