@@ -135,7 +135,9 @@ struct MutationResolvers: Sendable {
                 try access.requireFieldWrites(input, stored: existing)
                 try access.requireReadable(condition, of: existing, model: model)
                 if fault == .conflict { return .rejected(existing: existing) }
-                if sent == existing["_version"]?.intValue {
+                // The write as sent, on the stored item: when its version is current, and always
+                // without conflict detection (`lastWriterWins`).
+                if sent == existing["_version"]?.intValue || handler == .lastWriterWins {
                     guard condition.matches(existing) else {
                         return .conditionFailed(existing: existing)
                     }
@@ -145,16 +147,8 @@ struct MutationResolvers: Sendable {
                     return .written(try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
                 }
                 switch handler {
-                case .lastWriterWins:
-                    // No detection: the write applies to the stored item as if it were current.
-                    guard condition.matches(existing) else {
-                        return .conditionFailed(existing: existing)
-                    }
-                    let next =
-                        isDelete
-                        ? ItemChange.tombstone(existing) : try ItemChange.applying(input, to: existing, model: model, merge: false)
-                    return .written(try next.commit(model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL))
-                case .optimisticConcurrency:
+                // `lastWriterWins` never gets here: it wrote above.
+                case .optimisticConcurrency, .lastWriterWins:
                     return .rejected(existing: existing)
                 case .automerge:
                     // Automerge never merges a delete: a stale delete is rejected.

@@ -169,3 +169,21 @@ import Testing
         }
     }
 }
+
+/// `"ConflictDetection": "NONE"` in a `ResolverConfig` entry: the API stays versioned and the
+/// write applies whatever `_version` it carries.
+@Suite struct VersionedWithoutDetectionTests {
+    @Test func aStaleWriteAppliesAsSent() async throws {
+        var project = try ExampleSchema.blogProject()
+        project.sync = SyncConfiguration(projectHandler: .lastWriterWins)
+        try await TestServer(project: project).withClient { client in
+            let update = "mutation($i: UpdateBlogInput!) { updateBlog(input: $i) { name website _version } }"
+            _ = try await client.expectData("createBlog", #"mutation { createBlog(input: {id: "b1", name: "A"}) { id } }"#)
+            #expect(try await client.expectData("updateBlog", update, ["i": ["id": "b1", "name": "B", "_version": 1]])["_version"] == 2)
+            let stale = try await client.expectData("updateBlog", update, ["i": ["id": "b1", "website": "https://c.example", "_version": 1]])
+            #expect(stale == ["name": "B", "website": "https://c.example", "_version": 3], "applied, not rejected or merged")
+            let delete = try await client.graphQL(#"mutation { deleteBlog(input: {id: "b1", _version: 1}) { _deleted _version } }"#)
+            #expect(delete.data["deleteBlog"] == ["_deleted": true, "_version": 4])
+        }
+    }
+}
