@@ -219,7 +219,7 @@ print("measure".padding(toLength: 84, withPad: " ", startingAt: 0) + "       ops
 let baselineName =
     postgres == nil
     ? "raw SQLite single-row inserts (WAL, same table)" : "raw PostgreSQL single-row INSERTs (\(connections) connections)"
-let shape = plain ? "conflict detection NONE" : "conflict detection VERSION"
+let shape = plain ? "NONE" : "VERSION"
 let serverName = "createPost over HTTP keep-alive (\(connections) connections, \(shape))"
 if let storeSeconds { print(row("  breakdown: the create's store step, no HTTP", creates, storeSeconds)) }
 if let updateSeconds { print(row("  not a target: an update's write transaction, no HTTP", creates, updateSeconds)) }
