@@ -498,7 +498,7 @@ let package = Package(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
                 "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting",
-                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport",
+                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport", "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
