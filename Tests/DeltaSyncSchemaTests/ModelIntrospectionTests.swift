@@ -58,4 +58,36 @@ struct ModelIntrospectionTests {
             "name": "tags", "type": "String", "isArray": true, "isRequired": true, "isArrayNullable": false, "attributes": [],
         ])
     }
+
+    /// The schema's own root fields, as `client.queries`/`client.mutations`/`client.subscriptions`
+    /// find them.
+    @Test func customOperations() throws {
+        let schema = try AmplifySchema.parse(source: """
+            type Post @model { id: ID! title: String }
+            type Echo { text: String }
+            input EchoInput { text: String! }
+            enum Tone { LOUD QUIET }
+            type Query {
+              echo(msg: String!, tone: Tone): Echo @function(name: "echo")
+              recent(limit: Int = 10): [Post!]! @function(name: "recent")
+            }
+            type Mutation { shout(input: EchoInput!): [String] @function(name: "shout") }
+            type Subscription { onShout: Post @aws_subscribe(mutations: ["createPost"]) }
+            """, file: "schema.graphql")
+        let introspection = schema.modelIntrospection
+        #expect(introspection["queries"]["echo"] == [
+            "name": "echo", "type": ["nonModel": "Echo"], "isArray": false, "isRequired": false,
+            "arguments": [
+                "msg": ["name": "msg", "type": "String", "isArray": false, "isRequired": true],
+                "tone": ["name": "tone", "type": ["enum": "Tone"], "isArray": false, "isRequired": false],
+            ],
+        ])
+        #expect(introspection["queries"]["recent"]["type"] == ["model": "Post"])
+        #expect(introspection["queries"]["recent"]["isRequired"] == true && introspection["queries"]["recent"]["isArrayNullable"] == false)
+        #expect(introspection["queries"]["recent"]["arguments"]["limit"]["type"] == "Int")
+        #expect(introspection["mutations"]["shout"]["arguments"]["input"]["type"] == ["input": "EchoInput"])
+        #expect(introspection["mutations"]["shout"]["isArrayNullable"] == true)
+        #expect(introspection["subscriptions"]["onShout"]["type"] == ["model": "Post"])
+        #expect(try Fixture.schema("gen2.graphql").modelIntrospection["queries"] == .null, "no section without custom operations")
+    }
 }

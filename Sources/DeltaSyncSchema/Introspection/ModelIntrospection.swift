@@ -3,8 +3,9 @@ import DeltaSyncCore
 extension AmplifySchema {
     /// The `model_introspection` document Amplify's codegen writes into `amplify_outputs.json`
     /// (`data.model_introspection`): what Gen 2's `generateClient()` builds `client.models`
-    /// from. Models with their fields, associations, keys and auth rules; enums; non-model
-    /// types. Built from the schema as written, like Amplify's (no sync metadata, no
+    /// (and `client.queries`, `client.mutations`, `client.subscriptions`) from. Models with their
+    /// fields, associations, keys and auth rules; enums; non-model types; the schema's own root
+    /// fields. Built from the schema as written, like Amplify's (no sync metadata, no
     /// generated inputs).
     ///
     /// ```swift
@@ -27,7 +28,9 @@ extension AmplifySchema {
                 "fields": .object(Dictionary(uniqueKeysWithValues: nonModel.fields.map { ($0.name, introspection(of: $0, in: nil)) })),
             ]
         }
-        return ["version": 1, "models": .object(models), "enums": .object(enums), "nonModels": .object(nonModels)]
+        var root: [String: JSONValue] = ["version": 1, "models": .object(models), "enums": .object(enums), "nonModels": .object(nonModels)]
+        root.merge(operationIntrospection) { first, _ in first }
+        return .object(root)
     }
 
     private func introspection(of model: ModelSchema) -> JSONValue {
