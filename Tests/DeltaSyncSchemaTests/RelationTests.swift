@@ -242,5 +242,19 @@ struct ReferencesRelationTests {
         #expect(taken.model(named: "Post")?.indexes.first?.queryField == nil)
         let gen1 = try Self.gen2()
         #expect(gen1.model(named: "Post")?.index(named: "byStatusAndTitle")?.queryField == nil, "Gen 1 makes no query without queryField")
+
+        // Authorization: a model without @auth admits API-key callers only; the modes default as defineData's.
+        let bare = try AmplifySchema.parse(source: "type Note @model { id: ID! }", file: "schema.graphql")
+        #expect(bare.model(named: "Note")?.authRules == nil)
+        let gen2Bare = bare.servingGen2Defaults()
+        #expect(gen2Bare.model(named: "Note")?.authRules == [AuthRule(strategy: .public, provider: .apiKey)])
+        #expect(gen2Bare.gen2DefaultAuthModes == APIAuthModes(defaultMode: .apiKey, additionalModes: [.iam]))
+        let owned = try AmplifySchema.parse(
+            source: "type Note @model @auth(rules: [{ allow: owner }, { allow: public, provider: apiKey, operations: [read] }]) { id: ID! }",
+            file: "schema.graphql"
+        ).servingGen2Defaults()
+        #expect(owned.gen2DefaultAuthModes == APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey, .iam]))
+        let project = AmplifyProject(schema: owned, schemaFiles: ["schema.graphql"]).servingGen2Defaults()
+        #expect(project.authModes == APIAuthModes(defaultMode: .userPools, additionalModes: [.apiKey, .iam]))
     }
 }

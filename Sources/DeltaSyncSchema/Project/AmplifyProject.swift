@@ -54,6 +54,7 @@ public struct AmplifyProject: Sendable {
         var project = self
         project.schema = schema.servingGen2Defaults()
         project.conflictDetectionSource = "a Gen 2 data schema never has it"
+        if project.authModes == nil { project.authModes = project.schema.gen2DefaultAuthModes }
         return project
     }
 
