@@ -65,10 +65,19 @@ extension MutationResolvers {
         }
     }
 
-    /// DynamoDB's failed condition with a request ID of its form (52 upper-case letters and digits).
+    /// DynamoDB's failed condition with a request ID of its form (52 upper-case letters and
+    /// digits): twelve base-36 digits from each random 64-bit draw, five draws in all.
     static func conditionFailed() -> AppSyncError {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        return AppSyncError.dynamoDBConditionalCheckFailed(
-            requestID: String((0..<52).map { _ in alphabet.randomElement()! }))
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        var letters: [UInt8] = []
+        letters.reserveCapacity(52)
+        while letters.count < 52 {
+            var draw = UInt64.random(in: .min ... .max)
+            for _ in 0..<12 where letters.count < 52 {
+                letters.append(alphabet[Int(draw % 36)])
+                draw /= 36
+            }
+        }
+        return AppSyncError.dynamoDBConditionalCheckFailed(requestID: String(decoding: letters, as: UTF8.self))
     }
 }
