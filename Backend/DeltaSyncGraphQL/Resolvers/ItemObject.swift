@@ -7,7 +7,7 @@ struct ItemObject: KeySubscriptable, Sendable {
     let item: Item
     /// A write's sync metadata when `item` does not carry it: a delete without conflict
     /// detection answers the item as it was, but its event tells the other API's DataStore
-    /// clients (``EventMetadata``) about the tombstone.
+    /// clients (``MutationEvent``) about the tombstone.
     var written: Item?
 
     init(item: Item, written: Item? = nil) {
