@@ -202,6 +202,15 @@ let package = Package(
         // Lambda functions run locally for `@function` fields: one contract (`LambdaFunction`)
         // with an HTTP endpoint, a warm local process (Node or Python handlers, any command) and
         // a Swift closure behind it, and the catalog that names them. No GraphQL.
+        // AppSync's Velocity templates: parser, evaluator, Java methods and `$util`. No GraphQL.
+        .target(
+            name: "DeltaSyncVTL",
+            dependencies: [
+                "DeltaSyncCore",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Backend/DeltaSyncVTL"
+        ),
         .target(
             name: "DeltaSyncFunctions",
             dependencies: [
@@ -471,6 +480,11 @@ let package = Package(
             name: "DeltaSyncCoreTests",
             dependencies: ["DeltaSyncCore", "DeltaSyncTestSupport"],
             path: "Tests/DeltaSyncCoreTests"
+        ),
+        .testTarget(
+            name: "DeltaSyncVTLTests",
+            dependencies: ["DeltaSyncVTL", "DeltaSyncCore"],
+            path: "Tests/DeltaSyncVTLTests"
         ),
         .testTarget(
             name: "DeltaSyncFunctionsTests",

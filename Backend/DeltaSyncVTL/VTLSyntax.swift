@@ -1,0 +1,71 @@
+/// A parsed template: text, references and directives, with where each came from for errors.
+indirect enum VTLNode {
+    case text(String)
+    /// `$x.y`, printed; `quiet` (`$!x`) prints nothing for a null, `source` is printed instead
+    /// for a non-quiet null, as Velocity does.
+    case reference(VTLReference, quiet: Bool, source: String)
+    /// `#set($x = ...)`, `#set($map.key = ...)`.
+    case set(VTLReference, VTLExpression, VTLPosition)
+    case conditional([(condition: VTLExpression, body: [VTLNode])], otherwise: [VTLNode]?)
+    case loop(variable: String, over: VTLExpression, body: [VTLNode], VTLPosition)
+    case breakLoop
+    /// `#return` and `#return(value)`: ends the template; its value (as JSON) is the result.
+    case returnValue(VTLExpression?)
+    case stop
+}
+
+/// `$name` followed by properties, method calls and indexes.
+struct VTLReference {
+    enum Segment {
+        case property(String)
+        case method(String, [VTLExpression])
+        case index(VTLExpression)
+    }
+
+    var name: String
+    var path: [Segment]
+    var position: VTLPosition
+}
+
+indirect enum VTLExpression {
+    case literal(VTLValue)
+    /// A double-quoted string: its references and `$!{}` parts interpolated.
+    case interpolated([VTLNode])
+    case list([VTLExpression])
+    case map([(key: VTLExpression, value: VTLExpression)])
+    /// `[a..b]`, inclusive, counting down when `b < a`.
+    case range(VTLExpression, VTLExpression)
+    case reference(VTLReference)
+    case not(VTLExpression)
+    case negate(VTLExpression)
+    case binary(VTLOperator, VTLExpression, VTLExpression, VTLPosition)
+}
+
+enum VTLOperator {
+    case or, and, equal, notEqual, less, lessOrEqual, greater, greaterOrEqual, plus, minus, times, divide, remainder
+}
+
+/// A line and column (both from 1) in a template.
+public struct VTLPosition: Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "line \(line), column \(column)" }
+}
+
+/// A template that cannot be parsed or run: where, and why.
+public struct VTLError: Error, Equatable, CustomStringConvertible {
+    /// The template's name (`Query.getPost.req.vtl`).
+    public var template: String
+    public var position: VTLPosition?
+    public var message: String
+
+    public var description: String {
+        "\(template)\(position.map { " \($0)" } ?? ""): \(message)"
+    }
+}

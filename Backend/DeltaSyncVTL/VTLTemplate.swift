@@ -1,0 +1,80 @@
+import DeltaSyncCore
+
+/// A Velocity template as AppSync runs its resolver mapping templates: parsed once, rendered
+/// with a context of variables (`$ctx`, `$context`, ...), `$util` built in.
+///
+/// ```swift
+/// let template = try VTLTemplate(#"{"id": $util.toJson($ctx.args.id)}"#, name: "Query.getPost.req.vtl")
+/// let context = VTLValue(json: ["args": ["id": "p1"]])
+/// let rendering = try template.render(["ctx": context, "context": context])
+/// rendering.output   // {"id": "p1"}
+/// ```
+///
+/// Not yet: `#define`, `#macro`, and most of `$util` beyond its general, null and type functions.
+public struct VTLTemplate: @unchecked Sendable {
+    // @unchecked: the syntax tree holds only scalar literals; lists and maps are made anew on
+    // every rendering, so nothing mutable is shared between renderings.
+    let nodes: [VTLNode]
+    /// The name errors carry (`Mutation.createPost.req.vtl`).
+    public let name: String
+
+    /// - Throws: ``VTLError`` with the line and column of what cannot be parsed.
+    public init(_ text: String, name: String) throws(VTLError) {
+        var parser = VTLParser(text, name: name)
+        nodes = try parser.parse()
+        self.name = name
+    }
+
+    /// Renders the template.
+    ///
+    /// - Parameters:
+    ///   - variables: the context's variables by name, without `$`.
+    ///   - limits: how far a template may go before it is stopped with an error.
+    /// - Throws: ``VTLError`` for a template that fails (a limit, a method that does not
+    ///   exist, a type that does not fit), ``VTLRaisedError`` for `$util.error(...)`.
+    public func render(_ variables: [String: VTLValue], limits: VTLLimits = VTLLimits()) throws -> VTLRendering {
+        let evaluation = VTLEvaluation(template: name, variables: variables, limits: limits)
+        var returned: VTLValue??
+        do {
+            try evaluation.run(nodes)
+        } catch VTLEvaluation.Control.returned(let value) {
+            returned = .some(value)
+        } catch VTLEvaluation.Control.stop {
+        } catch VTLEvaluation.Control.breakLoop {
+        }
+        return VTLRendering(output: evaluation.output, returned: returned, appendedErrors: evaluation.appendedErrors)
+    }
+}
+
+/// What a rendering produced.
+public struct VTLRendering {
+    /// The text the template printed.
+    public var output: String
+    /// `#return` ended the template: `.some(value)` with `#return(value)`, `.some(nil)` without
+    /// one; `nil` when the template ran to its end.
+    public var returned: VTLValue??
+    /// `$util.appendError(...)` calls, in order.
+    public var appendedErrors: [VTLRaisedError]
+}
+
+/// `$util.error(...)` or `$util.appendError(...)`: an error of the template's own.
+public struct VTLRaisedError: Error {
+    public var message: String
+    public var errorType: String?
+    public var data: VTLValue
+    public var errorInfo: VTLValue
+}
+
+/// How far a template may go (AppSync's quotas where it has them).
+public struct VTLLimits: Sendable {
+    /// Iterations of one `#foreach` (AppSync: 1,000).
+    public var iterationsPerLoop = 1000
+    /// Characters of output (AppSync: 5 MB of evaluated template).
+    public var outputCharacters = 5 * 1024 * 1024
+    /// Nodes and expressions evaluated in all, which bounds nested loops.
+    public var steps = 2_000_000
+    /// Nesting of loops, conditions and data structures.
+    public var depth = 64
+
+    public init() {}
+}
