@@ -1,9 +1,10 @@
 import DeltaSyncCore
 import Foundation
 
-/// `$util` (and `$utils`): AppSync's built-in functions. This first part has the general, null
-/// and type functions; the `time`, `list`, `map`, `math`, `str`, `dynamodb` and `transform`
-/// families follow.
+/// `$util` (and `$utils`): AppSync's built-in functions: the general, null and type functions
+/// here, the encoding functions and the `str`, `math`, `list`, `map` and `time` families in
+/// ``family(_:_:in:at:)``. Not yet: formatted times, `dynamodb`, `transform`, `autoUlid`,
+/// `autoKsuid`, `authType`, `log`, `validate`.
 enum VTLUtil {
     static func call(_ path: [String], _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         let name = path.joined(separator: ".")
@@ -72,6 +73,7 @@ enum VTLUtil {
             try expect(0...0)
             throw VTLRaisedError(message: "Not Authorized to access this field", errorType: "Unauthorized", data: .null, errorInfo: .null)
         default:
+            if let value = try family(name, arguments, in: evaluation, at: position) { return value }
             throw evaluation.failure("$util.\(name) is not a function DeltaSync has", at: position)
         }
     }

@@ -163,3 +163,30 @@ struct VTLEngineTests {
         #expect(try Self.render("#set($x = 1)#set($x = $ctx.args.none)$x", ["args": [:]]) == "1", "Velocity 1.7")
     }
 }
+
+/// `$util`'s encoding functions and its `str`, `math`, `list`, `map` and `time` families.
+struct VTLUtilFamilyTests {
+    @Test func encodingAndStrings() throws {
+        let out = try VTLEngineTests.render("""
+            $util.urlEncode("a b&c/é") $util.urlDecode("a+b%26c") $util.base64Encode("hi") $util.base64Decode("aGk=") \
+            $util.escapeJavaScript("say \\"hi\\"\n") $util.str.toUpper("ab") $util.str.toReplace("aXa", "X", "-") \
+            $util.str.normalize("e\u{301}", "nfc").length()
+            """)
+        #expect(out == #"a+b%26c%2F%C3%A9 a b&c aGk= hi say \"hi\"\n AB a-a 1"#)
+    }
+
+    @Test func mathListsMapsAndTime() throws {
+        let out = try VTLEngineTests.render("""
+            $util.math.roundNum(2.5) $util.math.minVal(1, 2.5) $util.math.maxVal(1, 2.5) \
+            $util.list.copyAndRetainAll([1, 2, 3], [2, 3, 4]) $util.list.copyAndRemoveAll([1, 2, 3], [2]) \
+            $util.map.copyAndRetainAllKeys({"a": 1, "b": 2}, ["b"]) $util.map.copyAndRemoveAllKeys({"a": 1, "b": 2}, ["b"]) \
+            $util.time.epochMilliSecondsToISO8601(1700000000123) $util.time.parseISO8601ToEpochMilliSeconds("2023-11-14T22:13:20.123Z") \
+            $util.time.epochMilliSecondsToSeconds(1700000000123)
+            """)
+        #expect(out == "3 1.0 2.5 [2, 3] [1, 3] {b=2} {a=1} 2023-11-14T22:13:20.123Z 1700000000123 1700000000")
+        let now = try VTLEngineTests.render("$util.time.nowISO8601() $util.time.nowEpochMilliSeconds()")
+        #expect(now.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \d{13}$"#, options: .regularExpression) != nil)
+        let range = try VTLEngineTests.render("#set($n = $util.math.randomWithinRange(3, 5))#if($n >= 3 && $n <= 5)in#end")
+        #expect(range == "in")
+    }
+}
