@@ -1,3 +1,4 @@
+import DeltaSyncCore
 import Foundation
 import OrderedCollections
 
@@ -89,7 +90,7 @@ extension VTLUtil {
             let keys = Set(try list(1).items.map(\.rendered))
             return .map(VTLMap(try map(0).entries.filter { !keys.contains($0.key) }))
         case "time.nowISO8601":
-            return .string(iso8601(milliseconds: nowMilliseconds()))
+            return .string(AWSDateTimeFormat.string(fromMilliseconds: nowMilliseconds()))
         case "time.nowEpochSeconds":
             return .int(nowMilliseconds() / 1000)
         case "time.nowEpochMilliSeconds":
@@ -100,21 +101,13 @@ extension VTLUtil {
         case "time.epochMilliSecondsToSeconds":
             return .int(Int(try number(0)) / 1000)
         case "time.epochMilliSecondsToISO8601":
-            return .string(iso8601(milliseconds: Int(try number(0))))
+            return .string(AWSDateTimeFormat.string(fromMilliseconds: Int(try number(0))))
         default:
             return nil
         }
     }
 
     private static func nowMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
-
-    /// `2026-11-28T12:00:00.000Z`: UTC with milliseconds, as AppSync prints it.
-    static func iso8601(milliseconds: Int) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
-    }
 
     private static func parseISO8601(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
