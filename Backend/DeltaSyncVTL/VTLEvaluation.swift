@@ -11,26 +11,37 @@ final class VTLEvaluation {
     }
 
     let template: String
+    /// The template's variables (`#set` at the top, the embedder's context).
     var variables: [String: VTLValue]
+    /// `#define`d blocks by variable name: a name is in this or in ``variables``, never both.
+    var blocks: [String: [VTLNode]] = [:]
+    /// One frame per running macro call: its parameters, bound to the call's arguments.
+    var frames: [[String: VTLBinding]] = []
+    let macros: [String: VTLMacro]
     let limits: VTLLimits
-    private(set) var output = ""
+    let runtime: VTLRuntime
+    var output = ""
     /// Characters written, counted as they are (a String's `count` walks it).
     private var written = 0
     var appendedErrors: [VTLRaisedError] = []
+    var extensionCalls: [VTLExtensionCall] = []
+    var logLines: [VTLLogLine] = []
     private var steps = 0
     private var depth = 0
 
-    init(template: String, variables: [String: VTLValue], limits: VTLLimits) {
+    init(template: String, variables: [String: VTLValue], macros: [String: VTLMacro], limits: VTLLimits, runtime: VTLRuntime) {
         self.template = template
         self.variables = variables
+        self.macros = macros
         self.limits = limits
+        self.runtime = runtime
     }
 
     func run(_ nodes: [VTLNode]) throws {
         for node in nodes { try run(node) }
     }
 
-    private func run(_ node: VTLNode) throws {
+    func run(_ node: VTLNode) throws {
         try step(nil)
         switch node {
         case .text(let text):
@@ -47,6 +58,13 @@ final class VTLEvaluation {
             // Velocity 1.7: a null right-hand side leaves the target as it was.
             if value.isNull { return }
             try assign(value, to: target)
+        case .define(let name, let body):
+            define(name, body)
+        case .macroCall(let name, let arguments, let source, let position):
+            guard let macro = macros[name] else { return try write(source) }
+            try call(macro, named: name, with: arguments, at: position)
+        case .block(let body):
+            try run(body)
         case .conditional(let branches, let otherwise):
             for branch in branches where try evaluate(branch.condition).isTrue {
                 return try nested { try run(branch.body) }
@@ -74,20 +92,20 @@ final class VTLEvaluation {
         guard items.count <= limits.iterationsPerLoop else {
             throw failure("#foreach over \(items.count) items: a loop may run at most \(limits.iterationsPerLoop) times", at: position)
         }
-        let saved = (variables[variable], variables["foreach"], variables["velocityCount"])
+        let saved = (binding(of: variable), binding(of: "foreach"), binding(of: "velocityCount"))
         defer {
-            variables[variable] = saved.0
-            variables["foreach"] = saved.1
-            variables["velocityCount"] = saved.2
+            restore(saved.0, of: variable)
+            restore(saved.1, of: "foreach")
+            restore(saved.2, of: "velocityCount")
         }
         try nested {
             for (offset, item) in items.enumerated() {
-                variables[variable] = item
-                variables["foreach"] = .map(VTLMap([
+                bind(variable, to: item)
+                bind("foreach", to: .map(VTLMap([
                     "count": .int(offset + 1), "index": .int(offset), "hasNext": .bool(offset + 1 < items.count),
                     "first": .bool(offset == 0), "last": .bool(offset + 1 == items.count),
-                ]))
-                variables["velocityCount"] = .int(offset + 1)
+                ])))
+                bind("velocityCount", to: .int(offset + 1))
                 do {
                     try run(body)
                 } catch Control.breakLoop {
@@ -102,7 +120,8 @@ final class VTLEvaluation {
     func evaluate(_ reference: VTLReference) throws -> VTLValue {
         var path = reference.path[...]
         var value: VTLValue
-        if reference.name == "util" || reference.name == "utils", variables[reference.name] == nil {
+        let bound = try lookup(reference.name)
+        if reference.name == "util" || reference.name == "utils", bound == nil {
             var namespace: [String] = []
             while case .property(let name)? = path.first {
                 namespace.append(name)
@@ -114,8 +133,11 @@ final class VTLEvaluation {
             path = path.dropFirst()
             let arguments = try argumentExpressions.map(evaluate)
             value = try VTLUtil.call(namespace + [name], arguments, in: self, at: reference.position)
+        } else if reference.name == "extensions", bound == nil, case .method(let name, let argumentExpressions)? = path.first {
+            path = path.dropFirst()
+            value = try VTLExtensions.call(name, try argumentExpressions.map(evaluate), in: self, at: reference.position)
         } else {
-            value = variables[reference.name] ?? .null
+            value = bound ?? .null
         }
         for segment in path {
             try step(reference.position)
@@ -134,8 +156,7 @@ final class VTLEvaluation {
 
     private func assign(_ value: VTLValue, to target: VTLReference) throws {
         guard let last = target.path.last else {
-            variables[target.name] = value
-            return
+            return bind(target.name, to: value)
         }
         let owner = try evaluate(VTLReference(name: target.name, path: Array(target.path.dropLast()), position: target.position))
         switch (owner, last) {
@@ -276,7 +297,7 @@ final class VTLEvaluation {
 
     // MARK: - Limits and errors
 
-    private func write(_ text: String) throws {
+    func write(_ text: String) throws {
         output += text
         written += text.count
         guard written <= limits.outputCharacters else {
@@ -289,7 +310,7 @@ final class VTLEvaluation {
         guard steps <= limits.steps else { throw failure("the template ran more than \(limits.steps) steps", at: position) }
     }
 
-    private func nested<T>(_ body: () throws -> T) throws -> T {
+    func nested<T>(_ body: () throws -> T) throws -> T {
         depth += 1
         defer { depth -= 1 }
         guard depth <= limits.depth else { throw failure("the template nests deeper than \(limits.depth) levels", at: nil) }

@@ -2,10 +2,18 @@
 /// (1.7 with `#return`) has. A directive alone on its line takes the line with it (its leading
 /// whitespace and its line break), so templates can indent directives freely.
 struct VTLParser {
-    private let chars: [Character]
+    let chars: [Character]
     private let name: String
-    private var index = 0
+    var index = 0
     private var lineStarts: [Int] = [0]
+    /// The template's `#macro`s by name, collected while parsing: a call may come before the
+    /// definition, as Velocity 1.7 resolves calls when it renders.
+    var macros: [String: VTLMacro] = [:]
+    static let directives: Set<String> = [
+        "set", "if", "elseif", "else", "end", "foreach", "break", "return", "stop", "define", "macro", "noescape",
+    ]
+    /// Directives with a body up to `#end`: their header's line is taken before the body is read.
+    static let blockDirectives: Set<String> = ["if", "foreach", "define", "macro", "noescape"]
 
     init(_ text: String, name: String) {
         chars = Array(text)
@@ -15,13 +23,13 @@ struct VTLParser {
 
     mutating func parse() throws(VTLError) -> [VTLNode] {
         let (nodes, end) = try nodes(until: [])
-        if let end { throw error("#\(end.name) without a matching #if or #foreach", at: end.position) }
+        if let end { throw error("#\(end.name) without a matching #if, #foreach, #define or #macro", at: end.position) }
         return nodes
     }
 
     // MARK: - Text and directives
 
-    private struct Terminator {
+    struct Terminator {
         var name: String
         var position: VTLPosition
         /// `#elseif`'s condition, read where the directive is.
@@ -30,7 +38,7 @@ struct VTLParser {
 
     /// Nodes up to the end of the template, or up to one of `terminators` (`end`, `else`,
     /// `elseif`), which is consumed and returned.
-    private mutating func nodes(until terminators: Set<String>) throws(VTLError) -> ([VTLNode], Terminator?) {
+    mutating func nodes(until terminators: Set<String>) throws(VTLError) -> ([VTLNode], Terminator?) {
         var nodes: [VTLNode] = []
         var text = ""
         func flush() {
@@ -65,6 +73,12 @@ struct VTLParser {
                 }
                 let start = index
                 guard let directive = directiveName() else {
+                    if let call = macroCall() {
+                        if onlyBlanksBefore(start), consumeRestOfLineIfBlank() { Self.trimTrailingBlanks(&text) }
+                        flush()
+                        nodes.append(call)
+                        continue
+                    }
                     text.append(character)
                     index += 1
                     continue
@@ -113,7 +127,7 @@ struct VTLParser {
             name.append(chars[cursor])
             cursor += 1
         }
-        guard ["set", "if", "elseif", "else", "end", "foreach", "break", "return", "stop"].contains(name) else { return nil }
+        guard Self.directives.contains(name) else { return nil }
         if formal {
             guard cursor < chars.count, chars[cursor] == "}" else { return nil }
             cursor += 1
@@ -137,7 +151,7 @@ struct VTLParser {
     private mutating func directive(
         _ name: String, at position: VTLPosition, afterHeader: (inout VTLParser) -> Void
     ) throws(VTLError) -> VTLNode {
-        defer { if !["if", "foreach"].contains(name) { afterHeader(&self) } }
+        defer { if !Self.blockDirectives.contains(name) { afterHeader(&self) } }
         switch name {
         case "set":
             try open(name)
@@ -179,6 +193,8 @@ struct VTLParser {
             afterHeader(&self)
             let (body, _) = try nodes(until: ["end"])
             return .loop(variable: variable.name, over: collection, body: body, position)
+        case "define", "macro", "noescape":
+            return try block(name, at: position, afterHeader: afterHeader)
         case "break":
             return .breakLoop
         case "stop":
@@ -203,7 +219,7 @@ struct VTLParser {
     }
 
     /// `$x.a.b(1)[2]`; `nil`, with nothing consumed, when no identifier follows `$`.
-    private mutating func reference() throws(VTLError) -> VTLReference? {
+    mutating func reference() throws(VTLError) -> VTLReference? {
         let start = index
         var cursor = index + 1
         if cursor < chars.count, chars[cursor] == "!" { cursor += 1 }
@@ -270,13 +286,13 @@ struct VTLParser {
         return value
     }
 
-    private mutating func open(_ directive: String) throws(VTLError) {
+    mutating func open(_ directive: String) throws(VTLError) {
         skipBlanks()
         guard current == "(" else { throw error("#\(directive) needs '('", at: position(index)) }
         index += 1
     }
 
-    private mutating func close(_ directive: String) throws(VTLError) {
+    mutating func close(_ directive: String) throws(VTLError) {
         skipBlanks()
         guard current == ")" else { throw error("#\(directive)(...) needs its ')'", at: position(index)) }
         index += 1
@@ -521,13 +537,13 @@ struct VTLParser {
 
     // MARK: - Characters
 
-    private var current: Character? { index < chars.count ? chars[index] : nil }
+    var current: Character? { index < chars.count ? chars[index] : nil }
 
-    private func peek(_ offset: Int) -> Character? {
+    func peek(_ offset: Int) -> Character? {
         index + offset < chars.count ? chars[index + offset] : nil
     }
 
-    private mutating func skipBlanks() {
+    mutating func skipBlanks() {
         while let next = current, next.isWhitespace { index += 1 }
     }
 
@@ -548,7 +564,7 @@ struct VTLParser {
         return true
     }
 
-    private mutating func identifier() -> String {
+    mutating func identifier() -> String {
         var name = ""
         while let next = current, next.isLetter || next.isNumber || next == "_" || next == "-" {
             // A hyphen belongs to the name only when a letter follows (`$x-1` is subtraction).
@@ -570,7 +586,7 @@ struct VTLParser {
 
     /// After a directive: blanks to the end of the line are consumed with the line break when
     /// nothing else follows on the line.
-    private mutating func consumeRestOfLineIfBlank() -> Bool {
+    mutating func consumeRestOfLineIfBlank() -> Bool {
         var cursor = index
         while cursor < chars.count, chars[cursor] == " " || chars[cursor] == "\t" || chars[cursor] == "\r" { cursor += 1 }
         guard cursor == chars.count || chars[cursor] == "\n" else { return false }
@@ -579,17 +595,17 @@ struct VTLParser {
     }
 
     /// Whether only blanks stand between the line's start and `offset`.
-    private func onlyBlanksBefore(_ offset: Int) -> Bool {
+    func onlyBlanksBefore(_ offset: Int) -> Bool {
         var cursor = offset - 1
         while cursor >= 0, chars[cursor] == " " || chars[cursor] == "\t" { cursor -= 1 }
         return cursor < 0 || chars[cursor] == "\n"
     }
 
-    private static func trimTrailingBlanks(_ text: inout String) {
+    static func trimTrailingBlanks(_ text: inout String) {
         while let last = text.last, last == " " || last == "\t" { text.removeLast() }
     }
 
-    private func position(_ offset: Int) -> VTLPosition {
+    func position(_ offset: Int) -> VTLPosition {
         var low = 0
         var high = lineStarts.count - 1
         while low < high {
@@ -599,7 +615,7 @@ struct VTLParser {
         return VTLPosition(line: low + 1, column: offset - lineStarts[low] + 1)
     }
 
-    private func error(_ message: String, at position: VTLPosition) -> VTLError {
+    func error(_ message: String, at position: VTLPosition) -> VTLError {
         VTLError(template: name, position: position, message: message)
     }
 }

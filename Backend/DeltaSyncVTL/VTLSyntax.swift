@@ -9,9 +9,21 @@ indirect enum VTLNode {
     case conditional([(condition: VTLExpression, body: [VTLNode])], otherwise: [VTLNode]?)
     case loop(variable: String, over: VTLExpression, body: [VTLNode], VTLPosition)
     case breakLoop
+    /// `#define($name) ... #end`: `$name` renders the body when referenced.
+    case define(String, [VTLNode])
+    /// `#name(arguments)` of a `#macro`; `source` is printed when no macro has the name.
+    case macroCall(String, [VTLExpression], source: String, VTLPosition)
+    /// `#noescape ... #end`: the body as it is (nothing is escaped here anyway).
+    case block([VTLNode])
     /// `#return` and `#return(value)`: ends the template; its value (as JSON) is the result.
     case returnValue(VTLExpression?)
     case stop
+}
+
+/// `#macro(name $a $b) ... #end`: the parameters' names (without `$`) and the body.
+struct VTLMacro {
+    var parameters: [String]
+    var body: [VTLNode]
 }
 
 /// `$name` followed by properties, method calls and indexes.

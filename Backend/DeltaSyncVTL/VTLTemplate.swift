@@ -10,11 +10,16 @@ import DeltaSyncCore
 /// rendering.output   // {"id": "p1"}
 /// ```
 ///
-/// Not yet: `#define`, `#macro`, and most of `$util` beyond its general, null and type functions.
+/// Directives: `#set`, `#if`/`#elseif`/`#else`, `#foreach`, `#break`, `#return`, `#stop`,
+/// `#define`, `#macro` (and calls `#name(...)`), `#noescape`, comments and `#[[raw]]#`.
+/// `$util` has AppSync's documented functions except `toElasticsearchQueryDSL`, `rds`, `http`
+/// and `xml`; `$extensions` calls are recorded in ``VTLRendering/extensions``.
+/// Not: `#include`, `#parse`, `#evaluate` (AppSync templates are single files).
 public struct VTLTemplate: @unchecked Sendable {
     // @unchecked: the syntax tree holds only scalar literals; lists and maps are made anew on
     // every rendering, so nothing mutable is shared between renderings.
     let nodes: [VTLNode]
+    let macros: [String: VTLMacro]
     /// The name errors carry (`Mutation.createPost.req.vtl`).
     public let name: String
 
@@ -22,6 +27,7 @@ public struct VTLTemplate: @unchecked Sendable {
     public init(_ text: String, name: String) throws(VTLError) {
         var parser = VTLParser(text, name: name)
         nodes = try parser.parse()
+        macros = parser.macros
         self.name = name
     }
 
@@ -30,10 +36,12 @@ public struct VTLTemplate: @unchecked Sendable {
     /// - Parameters:
     ///   - variables: the context's variables by name, without `$`.
     ///   - limits: how far a template may go before it is stopped with an error.
+    ///   - runtime: the request's authorization type, the log sink and the clock.
     /// - Throws: ``VTLError`` for a template that fails (a limit, a method that does not
-    ///   exist, a type that does not fit), ``VTLRaisedError`` for `$util.error(...)`.
-    public func render(_ variables: [String: VTLValue], limits: VTLLimits = VTLLimits()) throws -> VTLRendering {
-        let evaluation = VTLEvaluation(template: name, variables: variables, limits: limits)
+    ///   exist, a type that does not fit), ``VTLRaisedError`` for `$util.error(...)`,
+    ///   `$util.validate(false, ...)` and `$util.unauthorized()`.
+    public func render(_ variables: [String: VTLValue], limits: VTLLimits = VTLLimits(), runtime: VTLRuntime = VTLRuntime()) throws -> VTLRendering {
+        let evaluation = VTLEvaluation(template: name, variables: variables, macros: macros, limits: limits, runtime: runtime)
         var returned: VTLValue??
         do {
             try evaluation.run(nodes)
@@ -42,7 +50,9 @@ public struct VTLTemplate: @unchecked Sendable {
         } catch VTLEvaluation.Control.stop {
         } catch VTLEvaluation.Control.breakLoop {
         }
-        return VTLRendering(output: evaluation.output, returned: returned, appendedErrors: evaluation.appendedErrors)
+        return VTLRendering(
+            output: evaluation.output, returned: returned, appendedErrors: evaluation.appendedErrors,
+            extensions: evaluation.extensionCalls, logLines: evaluation.logLines)
     }
 }
 
@@ -55,13 +65,24 @@ public struct VTLRendering {
     public var returned: VTLValue??
     /// `$util.appendError(...)` calls, in order.
     public var appendedErrors: [VTLRaisedError]
+    /// `$extensions` calls, in order, for the resolver layer to apply.
+    public var extensions: [VTLExtensionCall] = []
+    /// `$util.log.*` lines, in order (also handed to ``VTLRuntime/log`` as they happen).
+    public var logLines: [VTLLogLine] = []
 }
 
-/// `$util.error(...)` or `$util.appendError(...)`: an error of the template's own.
+/// `$util.error(...)`, `$util.appendError(...)`, `$util.validate(false, ...)` or
+/// `$util.unauthorized()`: an error of the template's own.
 public struct VTLRaisedError: Error {
+    /// The error's message; for `unauthorized()` a placeholder the resolver layer replaces
+    /// with AppSync's "Not Authorized to access <field> on type <Type>".
     public var message: String
+    /// `errorType`: as given; `CustomTemplateException` for `validate` without one,
+    /// `Unauthorized` for `unauthorized()`, `nil` for `error(message)`.
     public var errorType: String?
+    /// `data`, null when not given.
     public var data: VTLValue
+    /// `errorInfo`, null when not given.
     public var errorInfo: VTLValue
 }
 

@@ -2,7 +2,7 @@ import DeltaSyncCore
 import Foundation
 import OrderedCollections
 
-/// `$util`'s encoding functions and its `str`, `math`, `list`, `map` and `time` families.
+/// `$util`'s encoding functions and its `str`, `math`, `list` and `map` families.
 extension VTLUtil {
     /// The value of `$util.<path>(arguments)` for the functions here; `nil` for a name they do not have.
     static func family(_ name: String, _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue? {
@@ -69,7 +69,9 @@ extension VTLUtil {
             case "nfkd": return .string(text(0).decomposedStringWithCompatibilityMapping)
             default: throw fail("the form must be nfc, nfd, nfkc or nfkd")
             }
-        case "math.roundNum": return .int(Int((try number(0)).rounded()))
+        case "math.roundNum":
+            // Java's Math.round: halves go up (-2.5 gives -2).
+            return .int(Int((try number(0) + 0.5).rounded(.down)))
         case "math.minVal": return .double(min(try number(0), try number(1)))
         case "math.maxVal": return .double(max(try number(0), try number(1)))
         case "math.randomDouble": return .double(Double.random(in: 0..<1))
@@ -83,37 +85,52 @@ extension VTLUtil {
         case "list.copyAndRemoveAll":
             let drop = try list(1).items
             return .list(VTLList(try list(0).items.filter { !drop.contains($0) }))
+        case "list.sortList":
+            return .list(VTLList(try sorted(list(0).items, descending: argument(1).isTrue, by: text(2), at: position, in: evaluation)))
         case "map.copyAndRetainAllKeys":
             let keys = Set(try list(1).items.map(\.rendered))
             return .map(VTLMap(try map(0).entries.filter { keys.contains($0.key) }))
         case "map.copyAndRemoveAllKeys":
             let keys = Set(try list(1).items.map(\.rendered))
             return .map(VTLMap(try map(0).entries.filter { !keys.contains($0.key) }))
-        case "time.nowISO8601":
-            return .string(AWSDateTimeFormat.string(fromMilliseconds: nowMilliseconds()))
-        case "time.nowEpochSeconds":
-            return .int(nowMilliseconds() / 1000)
-        case "time.nowEpochMilliSeconds":
-            return .int(nowMilliseconds())
-        case "time.parseISO8601ToEpochMilliSeconds":
-            guard let date = parseISO8601(text(0)) else { throw fail("'\(text(0))' is not an ISO 8601 date-time") }
-            return .int(Int((date.timeIntervalSince1970 * 1000).rounded()))
-        case "time.epochMilliSecondsToSeconds":
-            return .int(Int(try number(0)) / 1000)
-        case "time.epochMilliSecondsToISO8601":
-            return .string(AWSDateTimeFormat.string(fromMilliseconds: Int(try number(0))))
         default:
             return nil
         }
     }
 
-    private static func nowMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
-
-    private static func parseISO8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+    /// `$util.list.sortList(list, descending, property)`: strings or numbers by value, maps by
+    /// their `property`; a list of mixed kinds comes back as it was (a copy), as AppSync says.
+    /// Entries without the property sort first, ascending.
+    private static func sorted(_ items: [VTLValue], descending: Bool, by property: String, at position: VTLPosition, in evaluation: VTLEvaluation) throws -> [VTLValue] {
+        guard items.count <= 1000 else {
+            throw evaluation.failure("$util.list.sortList sorts at most 1000 items, got \(items.count)", at: position)
+        }
+        func ascending(_ a: VTLValue, _ b: VTLValue) -> Bool? {
+            switch (a, b) {
+            case (.string(let x), .string(let y)): return x < y
+            case (.null, .null): return false
+            case (.null, _): return true
+            case (_, .null): return false
+            default:
+                guard let (x, y) = VTLEvaluation.numbers(a, b) else { return nil }
+                return x < y
+            }
+        }
+        let kinds = Set(items.map(\.typeName))
+        guard kinds.count <= 1, let kind = kinds.first, ["String", "Number", "Map"].contains(kind) else { return items }
+        let key: (VTLValue) -> VTLValue = { value in
+            if case .map(let map) = value { return map.entries[property] ?? .null }
+            return value
+        }
+        // Every key must compare with every other, or the list stays as it was.
+        let keys = items.map(key)
+        for pair in zip(keys, keys.dropFirst()) where ascending(pair.0, pair.1) == nil { return items }
+        let order = items.indices.sorted { left, right in
+            let (a, b) = (keys[left], keys[right])
+            let before = descending ? ascending(b, a) ?? false : ascending(a, b) ?? false
+            let after = descending ? ascending(a, b) ?? false : ascending(b, a) ?? false
+            return before || (!after && left < right)
+        }
+        return order.map { items[$0] }
     }
 }

@@ -47,6 +47,15 @@ public enum VTLValue {
         }
     }
 
+    /// A copy whose lists and maps are new, so later changes to the original do not show.
+    var copied: VTLValue {
+        switch self {
+        case .list(let list): return .list(VTLList(list.items.map(\.copied)))
+        case .map(let map): return .map(VTLMap(map.entries.mapValues(\.copied)))
+        default: return self
+        }
+    }
+
     /// Velocity's truth: only `false` and `null` are false.
     var isTrue: Bool {
         switch self {
