@@ -152,8 +152,9 @@ struct VTLDateTimePattern {
         }
     }
 
-    /// `z`: the zone's abbreviation from the system's database (`EST`, `EDT`, `UTC`), or its
-    /// English name for `zzzz`; an offset zone prints its id, as Java does.
+    /// `z`: the zone's short English name from the system's database (`EST`, `EDT`; `GMT+8`
+    /// where it has none, where Java has `CST`), or its full name for `zzzz`; an offset zone
+    /// prints its id, as Java does.
     private static func zoneName(_ fields: Fields, full: Bool) -> String {
         if fields.zone.fixedOffset != nil {
             if fields.zone.id == "UTC" || fields.zone.id == "GMT" || fields.zone.id == "UT" {
@@ -167,6 +168,7 @@ struct VTLDateTimePattern {
             let style: NSTimeZone.NameStyle = timeZone.isDaylightSavingTime(for: date) ? .daylightSaving : .standard
             return timeZone.localizedName(for: style, locale: Locale(identifier: "en_US")) ?? fields.zone.id
         }
-        return timeZone.abbreviation(for: date) ?? fields.zone.id
+        let style: NSTimeZone.NameStyle = timeZone.isDaylightSavingTime(for: date) ? .shortDaylightSaving : .shortStandard
+        return timeZone.localizedName(for: style, locale: Locale(identifier: "en_US")) ?? fields.zone.id
     }
 }

@@ -82,7 +82,7 @@ enum VTLUtil {
             try expect(2...4)
             guard !argument(0).isTrue else { return .string("") }
             throw VTLRaisedError(
-                message: argument(1).rendered, errorType: arguments.count > 2 ? argument(2).rendered : "CustomTemplateException",
+                message: argument(1).rendered, errorType: argument(2).isNull ? "CustomTemplateException" : argument(2).rendered,
                 data: argument(3), errorInfo: .null)
         case "error", "appendError":
             try expect(1...4)
