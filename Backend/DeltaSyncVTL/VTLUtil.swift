@@ -1,15 +1,16 @@
 import DeltaSyncCore
 import Foundation
 
-/// `$util` (and `$utils`): AppSync's built-in functions: the general, null, type, identifier,
-/// error and log functions here, the encoding functions and the `str`, `math`, `list` and `map`
+/// `$util` (and `$utils`): AppSync's built-in functions: the general, null, type and error
+/// functions here, those that read the ``VTLRuntime`` (`autoUlid`, `autoKsuid`, `authType`,
+/// `log`) in ``runtime(_:_:in:at:)``, the encoding functions and the `str`, `math`, `list` and `map`
 /// families in ``family(_:_:in:at:)``, `time` in ``time(_:_:in:at:)``, `dynamodb` in
 /// ``dynamodb(_:_:in:at:)`` and `transform` in ``transform(_:_:in:at:)``. Not here:
 /// `transform.toElasticsearchQueryDSL`, `rds`, `http`, `xml`.
 enum VTLUtil {
     /// The families after the functions of ``call(_:_:in:at:)``, each `nil` for a name it lacks.
     private static var families: [(String, [VTLValue], VTLEvaluation, VTLPosition) throws -> VTLValue?] {
-        [family, time, dynamodb, transform]
+        [runtime, family, time, dynamodb, transform]
     }
 
     static func call(_ path: [String], _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
@@ -65,19 +66,6 @@ enum VTLUtil {
         case "autoId":
             try expect(0...0)
             return .string(UUID().uuidString.lowercased())
-        case "autoUlid":
-            try expect(0...0)
-            return .string(VTLIdentifiers.ulid(at: evaluation.runtime.clock()))
-        case "autoKsuid":
-            try expect(0...0)
-            return .string(VTLIdentifiers.ksuid(at: evaluation.runtime.clock()))
-        case "authType":
-            try expect(0...0)
-            return evaluation.runtime.authType.map(VTLValue.string) ?? .null
-        case "log.info", "log.debug", "log.error":
-            try expect(1...Int.max)
-            log(VTLLogLine.Level(rawValue: String(name.dropFirst(4)))!, arguments, in: evaluation)
-            return .string("")
         case "validate":
             try expect(2...4)
             guard !argument(0).isTrue else { return .string("") }
@@ -106,25 +94,6 @@ enum VTLUtil {
         }
     }
 
-    /// `$util.log.<level>(value)` logs the value's text; `(format, values...)` fills each `{}`
-    /// of the format with the next value's text, as SLF4J does.
-    private static func log(_ level: VTLLogLine.Level, _ arguments: [VTLValue], in evaluation: VTLEvaluation) {
-        func text(_ value: VTLValue) -> String { value.isNull ? "null" : value.rendered }
-        var message = text(arguments[0])
-        if arguments.count > 1 {
-            var values = arguments.dropFirst().makeIterator()
-            var filled = ""
-            var rest = Substring(message)
-            while let range = rest.range(of: "{}"), let value = values.next() {
-                filled += rest[..<range.lowerBound] + text(value)
-                rest = rest[range.upperBound...]
-            }
-            message = filled + rest
-        }
-        let line = VTLLogLine(level: level, message: message)
-        evaluation.logLines.append(line)
-        evaluation.runtime.log?(line)
-    }
 
     /// `isNullOrEmpty` on strings, lists and maps (Amplify calls it on maps); `blank` also
     /// counts a string of whitespace.
