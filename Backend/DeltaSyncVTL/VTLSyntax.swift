@@ -59,14 +59,18 @@ enum VTLOperator {
 
 /// A line and column (both from 1) in a template.
 public struct VTLPosition: Sendable, Equatable, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// The column (characters into the line), from 1.
     public var column: Int
 
+    /// The position at `line` and `column`, both from 1.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
+    /// `line 3, column 7`.
     public var description: String { "line \(line), column \(column)" }
 }
 
@@ -74,9 +78,12 @@ public struct VTLPosition: Sendable, Equatable, CustomStringConvertible {
 public struct VTLError: Error, Equatable, CustomStringConvertible {
     /// The template's name (`Query.getPost.req.vtl`).
     public var template: String
+    /// Where in the template, when the error has a place.
     public var position: VTLPosition?
+    /// What is wrong, and where possible how to fix it.
     public var message: String
 
+    /// `Query.getPost.req.vtl line 3, column 7: message`.
     public var description: String {
         "\(template)\(position.map { " \($0)" } ?? ""): \(message)"
     }

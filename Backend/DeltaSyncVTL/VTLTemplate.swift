@@ -97,5 +97,6 @@ public struct VTLLimits: Sendable {
     /// Nesting of loops, conditions and data structures.
     public var depth = 64
 
+    /// AppSync's quotas, and DeltaSync's bounds where AppSync states none.
     public init() {}
 }

@@ -104,13 +104,17 @@ public enum VTLValue {
 
 /// A Java `List`: shared by every reference to it.
 public final class VTLList {
+    /// The elements, in order.
     public var items: [VTLValue]
+    /// A list of `items`.
     public init(_ items: [VTLValue] = []) { self.items = items }
 }
 
 /// A Java `LinkedHashMap`: keys in insertion order, shared by every reference to it.
 public final class VTLMap {
+    /// The entries, in insertion order.
     public var entries: OrderedDictionary<String, VTLValue>
+    /// A map of `entries`.
     public init(_ entries: OrderedDictionary<String, VTLValue> = [:]) { self.entries = entries }
 }
 
