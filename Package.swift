@@ -231,6 +231,7 @@ let package = Package(
                 "DeltaSyncFunctions",
                 "DeltaSyncSchema",
                 "DeltaSyncStorage",
+                "DeltaSyncVTL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GraphQL", package: "GraphQL"),
@@ -267,6 +268,7 @@ let package = Package(
         .target(
             name: "DeltaSyncServer",
             dependencies: [
+                "DeltaSyncConsole",
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
@@ -294,8 +296,18 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Backend/DeltaSyncServer",
-            exclude: ["Console/console.html"]
+            path: "Backend/DeltaSyncServer"
+        ),
+        // The browser console (a GraphQL explorer and a sync inspector over the fixture API) as
+        // routes any Hummingbird router can serve: one page compiled in, no resource files.
+        .target(
+            name: "DeltaSyncConsole",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Backend/DeltaSyncConsole",
+            exclude: ["console.html"]
         ),
         // The testing product: what the project's own tests use to run a server and disturb
         // the network, for apps that test against DeltaSync.

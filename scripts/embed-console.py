@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Embeds the browser console in the binary.
 
-Backend/DeltaSyncServer/Console/console.html (the page `deltasync serve` answers at `/` and
-`/console`) becomes Backend/DeltaSyncServer/Console/ConsolePage.swift, the page as one Swift raw
+Backend/DeltaSyncConsole/console.html (the page `deltasync serve` answers at `/` and
+`/console`) becomes Backend/DeltaSyncConsole/ConsolePage.swift, the page as one Swift raw
 string literal, so the server needs no resource files at run time.
 
     scripts/embed-console.py           # rewrite ConsolePage.swift
@@ -17,7 +17,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FOLDER = os.path.join(ROOT, "Backend", "DeltaSyncServer", "Console")
+FOLDER = os.path.join(ROOT, "Backend", "DeltaSyncConsole")
 SOURCE = os.path.join(FOLDER, "console.html")
 OUTPUT = os.path.join(FOLDER, "ConsolePage.swift")
 
@@ -85,7 +85,7 @@ def main(argv):
         except FileNotFoundError:
             current = None
         if current != expected:
-            fail("Backend/DeltaSyncServer/Console/ConsolePage.swift is out of date with console.html: "
+            fail("Backend/DeltaSyncConsole/ConsolePage.swift is out of date with console.html: "
                  "run `python3 scripts/embed-console.py`.")
         print("ConsolePage.swift matches console.html")
         return

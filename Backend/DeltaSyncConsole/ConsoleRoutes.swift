@@ -8,11 +8,19 @@ import Hummingbird
 /// (`/#apiKey=...&adminKey=...`, which browsers never send) or from its header bar, so serving
 /// it needs none. Its Content-Security-Policy allows only this server and the page's own inline
 /// script and style: nothing else can run in it or be loaded by it, even from data it shows.
-struct ConsoleRoutes: Sendable {
+///
+/// ```swift
+/// let router = Router()
+/// ConsoleRoutes().add(to: router)   // GET / and GET /console
+/// ```
+public struct ConsoleRoutes: Sendable {
     /// The page's bytes, built once: every request answers the same buffer.
     private static let page = ByteBuffer(string: ConsolePage.html)
 
-    static let contentSecurityPolicy = [
+    public init() {}
+
+    /// The page's Content-Security-Policy: this server, and the page's inline script and style.
+    public static let contentSecurityPolicy = [
         "default-src 'self'",
         "script-src 'self' 'unsafe-inline'",
         "style-src 'self' 'unsafe-inline'",
@@ -21,7 +29,8 @@ struct ConsoleRoutes: Sendable {
         "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    func add(to router: Router<ServerRequestContext>) {
+    /// Adds `GET /` and `GET /console` to `router`.
+    public func add<Context: RequestContext>(to router: Router<Context>) {
         for path in ["/", "console"] {
             router.get(RouterPath(path)) { _, _ in Self.response() }
         }

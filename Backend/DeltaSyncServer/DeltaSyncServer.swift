@@ -1,4 +1,5 @@
 import DeltaSyncAuth
+import DeltaSyncConsole
 import DeltaSyncCore
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
@@ -118,6 +119,7 @@ public struct DeltaSyncServer: Sendable {
         environment.functions = functions
         environment.environmentName = functions.catalog.environmentName
         environment.region = configuration.region
+        try environment.resolve(with: configuration.resolvers, dataSources: configuration.dataSources)
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
         authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, clock: now, configuration: configuration)

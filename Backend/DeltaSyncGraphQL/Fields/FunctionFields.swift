@@ -2,35 +2,30 @@ import DeltaSyncCore
 import DeltaSyncSchema
 import GraphQL
 
-/// Fields answered by a `@function` pipeline: the event carries the field's arguments, the
-/// parent object as `source` (`null` on root fields), the caller and their headers.
+/// Fields answered by a `@function` pipeline: each function is called directly
+/// (``DirectLambdaFunction``), its event carrying the field's arguments, the parent object as
+/// `source` (`null` on root fields), the caller, their headers and the previous function's
+/// result.
 enum FunctionFields {
     /// The resolvers of the schema's `@function` fields on object types, by type name.
     static func resolvers(of schema: AmplifySchema, environment: ResolverEnvironment) -> [String: [String: GraphQLFieldResolve]] {
         var resolvers: [String: [String: GraphQLFieldResolve]] = [:]
         for field in schema.functionFields {
-            let pipeline = FunctionPipeline(
-                typeName: field.typeName, fieldName: field.fieldName, calls: field.functions, directory: environment.functions,
-                logger: environment.logger)
-            resolvers[field.typeName, default: [:]][field.fieldName] = ScopedResolver.make(resolve(pipeline))
+            let resolver = pipeline(field.functions, environment: environment)
+            resolvers[field.typeName, default: [:]][field.fieldName] = ScopedResolver.make(ResolverFields.resolve(resolver, environment: environment))
         }
         return resolvers
     }
 
-    /// A field answered by `pipeline`.
-    static func resolve(_ pipeline: FunctionPipeline) -> ScopedResolve {
-        { source, args, scope, _ in
-            try await pipeline.resolve(arguments: JSONValue(args), source: sourceValue(source), request: scope.functionRequest).resolvable
-        }
-    }
-
-    /// A parent object as the event's `source`: a stored item (one the caller reached, so one
-    /// they may read) or a value inside one.
-    private static func sourceValue(_ source: Any) -> JSONValue {
-        switch source {
-        case let object as ItemObject: return .object(object.item)
-        case let object as StoredObject: return .object(object.fields)
-        default: return .null
-        }
+    /// The pipeline of a field's `@function` directives, in their order.
+    static func pipeline(_ calls: [CustomOperation.FunctionCall], environment: ResolverEnvironment) -> FieldResolver {
+        .pipeline(FieldResolver.Pipeline(
+            before: nil,
+            functions: calls.map { call in
+                DirectLambdaFunction(
+                    dataSource: LambdaDataSource(functionName: call.name, directory: environment.functions, logger: environment.logger),
+                    isEvent: call.isEvent)
+            },
+            after: nil))
     }
 }

@@ -73,6 +73,18 @@ package struct ExecutableSchema: Sendable {
             guard let type = graphQL.getType(name: typeName) as? GraphQLObjectType else { continue }
             try GraphQLLibraryHooks.attach(resolvers, to: type)
         }
+        // The project's own resolvers replace what is generated for their fields; root fields
+        // are merged below, after the generated ones.
+        let projectResolvers = ResolverFields.resolvers(of: schema, environment: environment)
+        for coordinate in environment.fieldResolvers.keys {
+            guard let type = graphQL.getType(name: coordinate.type) as? GraphQLObjectType, try type.fields()[coordinate.field] != nil else {
+                throw AppSyncError(.badRequest, "A resolver is attached to \(coordinate), which is not a field of the schema.")
+            }
+        }
+        for (typeName, resolvers) in projectResolvers where !["Query", "Mutation", "Subscription"].contains(typeName) {
+            guard let type = graphQL.getType(name: typeName) as? GraphQLObjectType else { continue }
+            try GraphQLLibraryHooks.attach(resolvers, to: type)
+        }
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
         var modelMutations: [String: ModelMutation] = [:]
@@ -85,13 +97,21 @@ package struct ExecutableSchema: Sendable {
             mutationResolvers.merge(mutationFields.resolvers) { first, _ in first }
             modelMutations.merge(mutationFields.mutations) { first, _ in first }
             guard let type = graphQL.getType(name: model.name) as? GraphQLObjectType else { continue }
-            try GraphQLLibraryHooks.attach(RelationFields.resolvers(of: model, queries: queries, maxPage: maxPage), to: type)
+            let relations = RelationFields.resolvers(of: model, queries: queries, maxPage: maxPage)
+            try GraphQLLibraryHooks.attach(relations.filter { projectResolvers[model.name]?[$0.key] == nil }, to: type)
             // Without rules no field can be denied: the executor reads fields unguarded.
             if !environment.policy.isOpen { try FieldReadGuard.install(on: type, ownerNames: model.compositeOwnerFields) }
         }
         let custom = CustomOperationFields.resolvers(of: schema, environment: environment)
         queryResolvers.merge(custom[.query] ?? [:]) { _, custom in custom }
         mutationResolvers.merge(custom[.mutation] ?? [:]) { _, custom in custom }
+        queryResolvers.merge(projectResolvers["Query"] ?? [:]) { _, project in project }
+        mutationResolvers.merge(projectResolvers["Mutation"] ?? [:]) { _, project in project }
+        // A field the project resolves is no longer a generated one: no shortcut, no projection.
+        for coordinate in environment.fieldResolvers.keys {
+            if coordinate.type == "Query" { queryFields[coordinate.field] = nil }
+            if coordinate.type == "Mutation" { modelMutations[coordinate.field] = nil }
+        }
         self.modelMutations = modelMutations
         readsRequestHeaders = !schema.functionFields.isEmpty || schema.customOperations.contains { !$0.functions.isEmpty || $0.http != nil }
         self.queryFields = queryFields

@@ -159,9 +159,9 @@ package struct RequestExecutor: Sendable {
             let scope = RequestScope(
                 plan: plan, explain: explain, budget: ResolverBudget(executionLimits), caller: caller,
                 projection: schema.planner.projection(for: caller), earlierResults: earlierResults,
-                functionRequest: FunctionPipeline.Request(caller: caller.identity, sourceIP: request.sourceIP, headers: request.headers))
+                functionRequest: ResolverRequest(caller: caller.identity, sourceIP: request.sourceIP, headers: request.headers))
             let result = try await run(request, document: prepared.document, scope: scope)
-            var errors = result.errors.map { ErrorShape.execution($0, logger: logger) }
+            var errors = (result.errors + scope.appendedErrors).map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
             if plan.operationType == .mutation {
                 publishEvents(of: plan, data: scope.eventData(data), written: scope.writtenMetadata, fragments: prepared.fragments, request: request)

@@ -16,8 +16,8 @@ final class RequestScope: Sendable {
     let caller: Caller
     /// The schema's projection, asking the caller about every field and relation.
     let projection: ItemProjection
-    /// Who asks and the headers they sent, for `@function` events.
-    let functionRequest: FunctionPipeline.Request
+    /// Who asks and the headers they sent, for resolvers' `$ctx.identity` and `$ctx.request`.
+    let functionRequest: ResolverRequest
 
     /// Plans of relation connections' selections, by the field's place without list indices
     /// (every parent in a list shares one); `nil` where the executor completes them.
@@ -30,13 +30,16 @@ final class RequestScope: Sendable {
     /// key: what their events carry for subscribers of a versioned API on the same store.
     private let written = NIOLockedValueBox<[String: Item]>([:])
 
+    /// Errors resolvers appended (`$util.appendError`) beside the values of their fields.
+    private let appended = NIOLockedValueBox<[GraphQLError]>([])
+
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ItemObject, any Error>]
 
     init(
         plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller, projection: ItemProjection,
-        earlierResults: [String: Result<ItemObject, any Error>] = [:], functionRequest: FunctionPipeline.Request = .init()
+        earlierResults: [String: Result<ItemObject, any Error>] = [:], functionRequest: ResolverRequest = .init()
     ) {
         self.functionRequest = functionRequest
         self.plan = plan
@@ -121,6 +124,15 @@ final class RequestScope: Sendable {
         let metadata = item.filter { MutationEvent.metadataFields.contains($0.key) }
         written.withLockedValue { $0[key] = metadata }
     }
+
+    /// Reports `errors` for the field at `info` beside its value, which the field keeps.
+    func append(_ errors: [AppSyncError], info: GraphQLResolveInfo) {
+        let located = errors.map { GraphQLError(message: $0.message, nodes: info.fieldASTs, path: info.path, originalError: $0) }
+        appended.withLockedValue { $0 += located }
+    }
+
+    /// What ``append(_:info:)`` collected, for the response's `errors`.
+    var appendedErrors: [GraphQLError] { appended.withLockedValue { $0 } }
 
     /// What ``keepWritten(_:info:)`` kept.
     var writtenMetadata: [String: Item] { written.withLockedValue { $0 } }

@@ -29,6 +29,10 @@ package struct ResolverEnvironment: Sendable {
     /// The functions `@function` fields call; `nil` answers every such field with the error of
     /// a function nobody configured.
     package var functions: (any FunctionDirectory)?
+    /// Fields the project resolves with its own unit or pipeline resolvers (templates over data
+    /// sources), in place of what the schema generates for them; every other field keeps
+    /// DeltaSync's generated resolver.
+    var fieldResolvers: [FieldCoordinate: FieldResolver] = [:]
     /// The Amplify environment (`${env}` in `@http` URLs); `NONE` outside an Amplify project.
     package var environmentName = "NONE"
     /// `${aws_region}` in `@http` URLs.

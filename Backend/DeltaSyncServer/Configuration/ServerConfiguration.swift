@@ -89,6 +89,23 @@ public struct ServerConfiguration: Sendable {
     /// or ``LambdaConflictHandlers/http(url:timeout:)`` for a local wrapper of a Lambda function.
     public var lambdaConflictHandler: LambdaConflictHandler?
 
+    // MARK: - Resolvers
+
+    /// The project's own resolvers (VTL templates over data sources, unit or pipeline), each
+    /// in place of what the schema generates for its field; every other field keeps DeltaSync's
+    /// generated resolver. Templates are parsed when the server is created. Default: none.
+    ///
+    /// ```swift
+    /// configuration.dataSources = [DataSourceDefinition(name: "Clock", kind: .none)]
+    /// configuration.resolvers = [ResolverDefinition(
+    ///     type: "Query", field: "now",
+    ///     kind: .unit(dataSource: "Clock", request: #"{"version": "2018-05-29", "payload": {}}"#,
+    ///                 response: "$util.toJson($util.time.nowISO8601())"))]
+    /// ```
+    public var resolvers: [ResolverDefinition] = []
+    /// The data sources ``resolvers`` name, besides `NONE`, which every API has. Default: none.
+    public var dataSources: [DataSourceDefinition] = []
+
     // MARK: - Functions
 
     /// Functions `@function` fields call, by name, ahead of ``functionsFile`` and the Amplify

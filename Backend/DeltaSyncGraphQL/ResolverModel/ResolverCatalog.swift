@@ -1,0 +1,81 @@
+import DeltaSyncCore
+
+/// The project's resolvers and data sources (``ResolverDefinition``, ``DataSourceDefinition``)
+/// made ready to run: templates parsed, data sources connected, each field checked once.
+///
+/// ```swift
+/// try environment.resolve(with: resolvers, dataSources: sources)
+/// ```
+enum ResolverCatalog {
+    /// - Throws: ``AppSyncError`` (`BadRequest`, or `MappingTemplate` with the template's name,
+    ///   line and column) for a field resolved twice, a data source named twice or not at all,
+    ///   a template that does not parse, or a pipeline over AppSync's quota of functions.
+    static func compile(
+        _ resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition], environment: ResolverEnvironment
+    ) throws(AppSyncError) -> [FieldCoordinate: FieldResolver] {
+        var sources: [String: any DataSource] = [:]
+        for definition in [DataSourceDefinition.none] + dataSources {
+            if definition.name != "NONE", sources[definition.name] != nil {
+                throw AppSyncError(.badRequest, "Two data sources are named \(definition.name): give each its own name.")
+            }
+            sources[definition.name] = try dataSource(definition, environment: environment)
+        }
+        func source(_ name: String, for owner: String) throws(AppSyncError) -> any DataSource {
+            guard let found = sources[name] else {
+                let known = sources.keys.sorted().joined(separator: ", ")
+                throw AppSyncError(.badRequest, "\(owner) names the data source \(name), which is not defined (defined: \(known)).")
+            }
+            return found
+        }
+        var compiled: [FieldCoordinate: FieldResolver] = [:]
+        for definition in resolvers {
+            let coordinate = FieldCoordinate(type: definition.type, field: definition.field)
+            guard compiled[coordinate] == nil else {
+                throw AppSyncError(.badRequest, "\(coordinate) has two resolvers: a field has one, unit or pipeline.")
+            }
+            switch definition.kind {
+            case .unit(let dataSource, let request, let response):
+                compiled[coordinate] = .unit(TemplateFunction(
+                    name: coordinate.description, dataSource: try source(dataSource, for: "The resolver of \(coordinate)"),
+                    request: try MappingTemplate(request, name: "\(coordinate).req.vtl"),
+                    response: try response.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(coordinate).res.vtl") },
+                    functionVersion: nil))
+            case .pipeline(let before, let functions, let after):
+                var steps: [any ResolverFunction] = []
+                for function in functions {
+                    steps.append(TemplateFunction(
+                        name: function.name, dataSource: try source(function.dataSource, for: "The function \(function.name)"),
+                        request: try MappingTemplate(function.request, name: "\(function.name).req.vtl"),
+                        response: try function.response.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(function.name).res.vtl") }))
+                }
+                compiled[coordinate] = try FieldResolver.pipeline(
+                    before: try before.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(coordinate).before.vtl") },
+                    functions: steps,
+                    after: try after.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(coordinate).after.vtl") })
+            }
+        }
+        return compiled
+    }
+
+    private static func dataSource(_ definition: DataSourceDefinition, environment: ResolverEnvironment) throws(AppSyncError) -> any DataSource {
+        switch definition.kind {
+        case .none:
+            return NoneDataSource(name: definition.name)
+        case .lambda(let function):
+            return LambdaDataSource(functionName: function, directory: environment.functions, logger: environment.logger)
+        case .http(let endpoint):
+            return try HTTPDataSource(name: definition.name, endpoint: endpoint)
+        case .dynamoDB(let table):
+            throw AppSyncError(.badRequest, "The data source \(definition.name) reads the table \(table) with DynamoDB requests, which this build of DeltaSync does not run yet.")
+        }
+    }
+}
+
+extension ResolverEnvironment {
+    /// Resolves the fields `resolvers` name with them instead of the generated resolvers.
+    ///
+    /// - Throws: what ``ResolverCatalog/compile(_:dataSources:environment:)`` throws.
+    package mutating func resolve(with resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition]) throws(AppSyncError) {
+        fieldResolvers = try ResolverCatalog.compile(resolvers, dataSources: dataSources, environment: self)
+    }
+}
