@@ -426,6 +426,19 @@ let package = Package(
             path: "Benchmarks/FunctionBenchmark"
         ),
         .executableTarget(
+            name: "ResolverBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncServer",
+                "DeltaSyncVTL",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ResolverBenchmark"
+        ),
+        .executableTarget(
             name: "FixtureBenchmark",
             dependencies: [
                 "BenchmarkSupport",

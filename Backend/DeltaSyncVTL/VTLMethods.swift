@@ -131,6 +131,10 @@ enum VTLMethods {
             }
         case .map(let map):
             switch (name, arguments.count) {
+            // `$foreach` is Velocity's loop scope, whose getters templates also call as methods.
+            case ("hasNext", 0), ("count", 0), ("index", 0), ("first", 0), ("last", 0):
+                guard let value = map.entries[name] else { throw fail() }
+                return value
             case ("size", 0): return .int(map.entries.count)
             case ("isEmpty", 0): return .bool(map.entries.isEmpty)
             case ("get", 1): return map.entries[arguments[0].rendered] ?? .null

@@ -39,6 +39,11 @@ struct VTLEngineTests {
         #expect(try Self.render(template, context) == "big:a(1/0),\nten:b,\nsmall:c\ntotal=23")
     }
 
+    @Test func theLoopScopesGettersAreAlsoMethods() throws {
+        #expect(try Self.render("#foreach($i in [1, 2, 3])$i#if($foreach.hasNext()),#end#end") == "1,2,3")
+        #expect(try Self.render("#foreach($i in ['a', 'b'])$foreach.index()$foreach.count()#end") == "0112")
+    }
+
     @Test func breakReturnAndStop() throws {
         #expect(try Self.render("#foreach($i in [1..10])$i#if($i == 3)#break#end#end") == "123")
         let returned = try VTLTemplate("before #return({\"a\": 1}) after", name: "r.vtl").render([:])
