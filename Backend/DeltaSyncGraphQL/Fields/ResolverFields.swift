@@ -20,7 +20,14 @@ enum ResolverFields {
     static func resolve(_ resolver: FieldResolver, environment: ResolverEnvironment) -> ScopedResolve {
         { source, args, scope, info in
             var context = ResolverContext(arguments: args, source: source, scope: scope, info: info, environment: environment)
-            let value = try await resolver.resolve(&context)
+            let value: JSONValue
+            do {
+                value = try await resolver.resolve(&context)
+            } catch let error as AppSyncError {
+                var shown = error
+                shown.data = ErrorDataSelection.filter(error.data, info: info)
+                throw shown
+            }
             if !context.appendedErrors.isEmpty { scope.append(context.appendedErrors, info: info) }
             return try ResolvedValue(schema: environment.schema, caller: scope.caller, field: context.field).resolvable(value, as: info.returnType)
         }
