@@ -8,7 +8,7 @@
 //    on the same item, over HTTP one request at a time, in alternating rounds; the overhead is
 //    the difference of the p50s (target: under 0.2 ms).
 //
-//   swift run -c release ResolverBenchmark [renders] [requests-per-round]
+//   swift run -c release ResolverBenchmark [renders] [requests-per-round] [--engine-only]
 import AsyncHTTPClient
 import BenchmarkSupport
 import DeltaSyncCore
@@ -66,6 +66,8 @@ row("  renders/s (target >= 20,000)", String(format: "%.0f", renderRate))
 row("  baseline: JSON parses of the output/s", String(format: "%.0f (render = %.1fx a parse)", parseRate, parseRate / renderRate))
 
 // MARK: - 2. A template getX against the generated one
+
+if CommandLine.arguments.contains("--engine-only") { exit(0) }
 
 let schema = """
     type Note @model { id: ID! text: String }
