@@ -2,7 +2,8 @@ import DeltaSyncCore
 import GraphQL
 
 /// A template's error `data` as AppSync reports it: filtered by the field's selection set, as
-/// the field's value would be (`errorInfo` is not filtered). An error whose data carries a
+/// the field's value would be, selected fields the data lacks shown as null (`errorInfo` is not
+/// filtered). An error whose data carries a
 /// whole stored item shows the client only what it asked for.
 enum ErrorDataSelection {
     /// `data` with only the fields `info`'s selection names, at every depth; lists filtered
@@ -21,8 +22,12 @@ enum ErrorDataSelection {
             var kept: Item = [:]
             for field in SelectionFields.fields(in: sets, fragments: fragments, strict: false) ?? [] {
                 let name = field.name.value
-                guard let inner = object[name] else { continue }
                 let key = field.alias?.value ?? name
+                // A selected field the data lacks is null, as the field's value would show it.
+                guard let inner = object[name] else {
+                    if name != "__typename" { kept[key] = .null }
+                    continue
+                }
                 kept[key] = field.selectionSet.map { filter(inner, [$0], fragments: fragments, depth: depth + 1) } ?? inner
             }
             return .object(kept)

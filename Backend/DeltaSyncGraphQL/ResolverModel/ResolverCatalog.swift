@@ -66,7 +66,7 @@ enum ResolverCatalog {
         case .http(let endpoint):
             return try HTTPDataSource(name: definition.name, endpoint: endpoint)
         case .dynamoDB(let table):
-            throw AppSyncError(.badRequest, "The data source \(definition.name) reads the table \(table) with DynamoDB requests, which this build of DeltaSync does not run yet.")
+            return try DynamoDBDataSource(name: definition.name, table: table, environment: environment)
         }
     }
 }
