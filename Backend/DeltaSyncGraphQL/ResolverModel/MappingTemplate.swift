@@ -13,12 +13,15 @@ import DeltaSyncVTL
 /// ```
 struct MappingTemplate: Sendable {
     let template: VTLTemplate
+    /// Whether the text names `$ctx.info`'s selection set, which is then made for it.
+    let readsSelection: Bool
     /// How far a rendering may go.
     var limits = VTLLimits()
 
     /// - Throws: ``AppSyncError`` (`MappingTemplate`) with the template's name, line and column
     ///   when it cannot be parsed.
     init(_ text: String, name: String) throws(AppSyncError) {
+        readsSelection = text.contains("selectionSet")
         do {
             template = try VTLTemplate(text, name: name)
         } catch {
@@ -41,7 +44,7 @@ struct MappingTemplate: Sendable {
     /// - Throws: ``AppSyncError``: `$util.error` and `$util.unauthorized` as the template raised
     ///   them, `MappingTemplate` for a template that fails or prints something that is not JSON.
     func render(_ context: inout ResolverContext, result: JSONValue? = nil, error: DataSourceFailure? = nil) throws(AppSyncError) -> Outcome {
-        let ctx = VTLValue(json: context.contextValue(result: result, error: error))
+        let ctx = VTLValue(json: context.contextValue(result: result, error: error, readsSelection: readsSelection))
         // `$ctx.args` and `$ctx.arguments` are one map, and `$context` is `$ctx`.
         if case .map(let map) = ctx, let arguments = map.entries["arguments"] { map.entries["args"] = arguments }
         let rendering: VTLRendering

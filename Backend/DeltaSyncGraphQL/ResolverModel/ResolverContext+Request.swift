@@ -18,14 +18,11 @@ extension ResolverContext {
             clock: environment.clock)
         var variables: Item = [:]
         for (name, value) in info.variableValues { if let map = value as? Map { variables[name] = JSONValue(map) } }
-        let selection = info.fieldASTs.first?.selectionSet
-        self.info = [
-            "fieldName": .string(info.fieldName),
-            "parentTypeName": .string(info.parentType.name),
-            "variables": .object(variables),
-            "selectionSetList": .array(selection.map { Self.selectionList($0, fragments: info.fragments, prefix: "") } ?? []),
-            "selectionSetGraphQL": .string(selection.map { print(ast: $0) } ?? ""),
-        ]
+        self.info = ["fieldName": .string(info.fieldName), "parentTypeName": .string(info.parentType.name), "variables": .object(variables)]
+        if let set = info.fieldASTs.first?.selectionSet {
+            let fragments = info.fragments
+            selection = { (.array(Self.selectionList(set, fragments: fragments, prefix: "")), .string(print(ast: set))) }
+        }
     }
 
     /// A parent object as `$ctx.source`: a stored item, a value inside one, or an object a

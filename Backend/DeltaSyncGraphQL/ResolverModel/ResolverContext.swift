@@ -25,8 +25,12 @@ struct ResolverContext: Sendable {
     var identity: JSONValue = .null
     /// `$ctx.request`: `headers` and `domainName`.
     var request: JSONValue = ["headers": [:], "domainName": .null]
-    /// `$ctx.info`: field and parent type names, variables, the selection set.
+    /// `$ctx.info`: field and parent type names, variables; the selection set is added by
+    /// ``selection`` for templates that read it.
     var info: JSONValue = [:]
+    /// `$ctx.info.selectionSetList` and `selectionSetGraphQL`, made only for a template whose
+    /// text names them: printing the selection costs more than most templates.
+    var selection: (@Sendable () -> (list: JSONValue, graphQL: JSONValue))?
     /// `$ctx.stash`: one map for the whole run.
     var stash: Item = [:]
     /// `$ctx.prev.result`: what the previous step returned.
@@ -47,7 +51,14 @@ struct ResolverContext: Sendable {
     }
 
     /// `$ctx` as a template sees it, with `result` and `error` for a response template.
-    func contextValue(result: JSONValue? = nil, error: DataSourceFailure? = nil) -> JSONValue {
+    func contextValue(result: JSONValue? = nil, error: DataSourceFailure? = nil, readsSelection: Bool = false) -> JSONValue {
+        var info = self.info
+        if readsSelection, let selection, case .object(var fields) = info {
+            let made = selection()
+            fields["selectionSetList"] = made.list
+            fields["selectionSetGraphQL"] = made.graphQL
+            info = .object(fields)
+        }
         var context: Item = [
             "arguments": .object(arguments),
             "source": source,

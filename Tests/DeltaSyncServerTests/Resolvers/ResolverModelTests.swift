@@ -53,7 +53,7 @@ import Testing
     @Test func aUnitResolverOverNoneAnswersItsPayload() async throws {
         let echo = Self.unit(
             "echo",
-            request: #"{"version": "2018-05-29", "payload": {"text": $util.toJson($ctx.args.msg.toUpperCase()), "args": $util.toJson($util.toJson($ctx.args)), "stash": $util.toJson($util.toJson({"auth": $util.authType(), "info": $ctx.info}))}}"#)
+            request: #"{"version": "2018-05-29", "payload": {"text": $util.toJson($ctx.args.msg.toUpperCase()), "args": $util.toJson($util.toJson($ctx.args)), "stash": $util.toJson($util.toJson({"auth": $util.authType(), "info": $ctx.info, "selection": $ctx.info.selectionSetList}))}}"#)
         try await Self.withServer([echo]) { client in
             let reply = try await client.graphQL(#"query Q($m: String) { echo(msg: $m) { text args alias: stash } }"#, ["m": "hi"])
             #expect(reply.errors.isEmpty)
@@ -64,7 +64,7 @@ import Testing
             #expect(seen["info"]["fieldName"] == "echo")
             #expect(seen["info"]["parentTypeName"] == "Query")
             #expect(seen["info"]["variables"] == ["m": "hi"])
-            #expect(seen["info"]["selectionSetList"] == ["text", "args", "alias"])
+            #expect(seen["selection"] == ["text", "args", "alias"])
         }
     }
 
