@@ -119,7 +119,8 @@ public struct DeltaSyncServer: Sendable {
         environment.functions = functions
         environment.environmentName = functions.catalog.environmentName
         environment.region = configuration.region
-        try environment.resolve(with: configuration.resolvers, dataSources: configuration.dataSources)
+        try environment.resolve(
+            with: configuration.resolvers, dataSources: configuration.dataSources, variables: configuration.resolverEnvironment)
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
         authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, clock: now, configuration: configuration)

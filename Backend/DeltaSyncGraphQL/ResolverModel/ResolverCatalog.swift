@@ -75,7 +75,26 @@ extension ResolverEnvironment {
     /// Resolves the fields `resolvers` name with them instead of the generated resolvers.
     ///
     /// - Throws: what ``ResolverCatalog/compile(_:dataSources:environment:)`` throws.
-    package mutating func resolve(with resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition]) throws(AppSyncError) {
+    /// - Parameter variables: `$ctx.env`.
+    /// - Throws: what ``ResolverCatalog/compile(_:dataSources:environment:)`` throws, and
+    ///   `BadRequest` for environment variables beyond AppSync's limits.
+    package mutating func resolve(
+        with resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition], variables: [String: String] = [:]
+    ) throws(AppSyncError) {
+        guard variables.count <= 50 else {
+            throw AppSyncError(.badRequest, "An API has at most 50 environment variables; \(variables.count) are set.")
+        }
+        for (name, value) in variables {
+            guard name.count >= 2, name.first!.isASCII, name.first!.isLetter,
+                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+            else {
+                throw AppSyncError(.badRequest, "The environment variable name '\(name)' must start with a letter and hold letters, digits and _ (two characters at least).")
+            }
+            guard value.count <= 512 else {
+                throw AppSyncError(.badRequest, "The environment variable \(name) holds \(value.count) characters; at most 512 are allowed.")
+            }
+        }
+        resolverVariables = variables
         fieldResolvers = try ResolverCatalog.compile(resolvers, dataSources: dataSources, environment: self)
     }
 }

@@ -11,6 +11,7 @@ extension ResolverContext {
         let request = scope.functionRequest
         identity = request.identity
         self.request = request.json
+        self.environment = environment.resolverVariables
         let logger = environment.logger, field = "\(info.parentType.name).\(info.fieldName)"
         runtime = VTLRuntime(
             authType: Self.authType(request.caller?.mode),

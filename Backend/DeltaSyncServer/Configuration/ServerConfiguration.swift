@@ -105,6 +105,10 @@ public struct ServerConfiguration: Sendable {
     public var resolvers: [ResolverDefinition] = []
     /// The data sources ``resolvers`` name, besides `NONE`, which every API has. Default: none.
     public var dataSources: [DataSourceDefinition] = []
+    /// The API's environment variables, `$ctx.env` in templates: at most 50, names of a letter
+    /// then letters, digits or `_` (two characters at least), values up to 512 characters, as
+    /// AppSync allows. Default: none.
+    public var resolverEnvironment: [String: String] = [:]
 
     // MARK: - Functions
 

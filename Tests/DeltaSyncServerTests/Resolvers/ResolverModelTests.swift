@@ -53,8 +53,8 @@ import Testing
     @Test func aUnitResolverOverNoneAnswersItsPayload() async throws {
         let echo = Self.unit(
             "echo",
-            request: #"{"version": "2018-05-29", "payload": {"text": $util.toJson($ctx.args.msg.toUpperCase()), "args": $util.toJson($util.toJson($ctx.args)), "stash": $util.toJson($util.toJson({"auth": $util.authType(), "info": $ctx.info, "selection": $ctx.info.selectionSetList}))}}"#)
-        try await Self.withServer([echo]) { client in
+            request: #"{"version": "2018-05-29", "payload": {"text": $util.toJson($ctx.args.msg.toUpperCase()), "args": $util.toJson($util.toJson($ctx.args)), "stash": $util.toJson($util.toJson({"auth": $util.authType(), "info": $ctx.info, "selection": $ctx.info.selectionSetList, "env": $ctx.env.GREETING}))}}"#)
+        try await Self.withServer([echo], configure: { $0.resolverEnvironment = ["GREETING": "hello"] }) { client in
             let reply = try await client.graphQL(#"query Q($m: String) { echo(msg: $m) { text args alias: stash } }"#, ["m": "hi"])
             #expect(reply.errors.isEmpty)
             #expect(reply.data["echo"]["text"] == "HI")
@@ -65,6 +65,7 @@ import Testing
             #expect(seen["info"]["parentTypeName"] == "Query")
             #expect(seen["info"]["variables"] == ["m": "hi"])
             #expect(seen["selection"] == ["text", "args", "alias"])
+            #expect(seen["env"] == "hello")
         }
     }
 
@@ -195,6 +196,12 @@ import Testing
             }
         }
         #expect(await start([Self.unit("echo", request: "#if($x")]).contains("Query.echo.req.vtl"))
+        do {
+            _ = try await TestServer(project: project) { $0.resolverEnvironment = ["1BAD": "x"] }
+            Issue.record("a variable name starting with a digit was accepted")
+        } catch {
+            #expect("\(error)".contains("must start with a letter"))
+        }
         #expect(await start([Self.unit("echo", request: "{}", source: "Nowhere")]).contains("names the data source Nowhere"))
         #expect(await start([ResolverDefinition(type: "Query", field: "nothing", kind: .unit(dataSource: "NONE", request: "{}", response: nil))])
             .contains("Query.nothing, which is not a field"))
