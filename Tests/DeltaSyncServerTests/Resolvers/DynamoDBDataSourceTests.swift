@@ -197,6 +197,39 @@ import Testing
         }
     }
 
+    @Test func syncReadsAsTheGeneratedSyncQuery() async throws {
+        try await Self.withTable { table in
+            for index in 1...5 { _ = try await table.put(["id": .string("s\(index)"), "title": "t"]) }
+            _ = try await table.send(["operation": "DeleteItem", "key": ["id": ["S": "s2"]], "_version": 1])
+            func native(_ lastSync: Int?) async throws -> [JSONValue] {
+                let reply = try await table.client.graphQL(
+                    "query($t: AWSTimestamp) { syncPosts(lastSync: $t) { items { id _version _deleted } } }", ["t": lastSync.map(JSONValue.int) ?? .null])
+                return reply.data["syncPosts"]["items"].arrayValue ?? []
+            }
+            func viaTemplate(_ request: JSONValue) async throws -> (items: [JSONValue], page: JSONValue) {
+                var items: [JSONValue] = []
+                var page = try await table.send(request)
+                items += page["items"].arrayValue ?? []
+                while let token = page["nextToken"].stringValue {
+                    let next = try await table.send(request.merging(["nextToken": .string(token)]))
+                    #expect(next["startedAt"] == page["startedAt"], "startedAt holds through the pages")
+                    page = next
+                    items += page["items"].arrayValue ?? []
+                }
+                let shown = items.map { item -> JSONValue in ["id": item["id"], "_version": item["_version"], "_deleted": item["_deleted"]] }
+                return (shown, page)
+            }
+            let base = try await viaTemplate(["operation": "Sync", "limit": 2])
+            #expect(Set(base.items.map(\.jsonText)) == Set(try await native(nil).map(\.jsonText)))
+            #expect(base.items.count == 5)
+            let startedAt = try #require(base.page["startedAt"].intValue)
+            _ = try await table.put(["id": "s6", "title": "later"])
+            let delta = try await viaTemplate(["operation": "Sync", "lastSync": .int(startedAt)])
+            #expect(delta.items == [["id": "s6", "_version": 1, "_deleted": .null]])
+            #expect(delta.items == (try await native(startedAt)))
+        }
+    }
+
     @Test func badRequestsGetDynamoDBsErrors() async throws {
         try await Self.withTable { table in
             let cases: [(JSONValue, String)] = [

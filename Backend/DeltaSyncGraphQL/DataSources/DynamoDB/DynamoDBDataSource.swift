@@ -4,7 +4,7 @@ import DeltaSyncStorage
 
 /// AppSync's DynamoDB data source over DeltaSync's own store (SQLite or PostgreSQL): the
 /// request objects DynamoDB resolvers send (`GetItem`, `PutItem`, `UpdateItem`, `DeleteItem`,
-/// `Query`, `Scan`, the batch and transaction operations), each on a model's table.
+/// `Query`, `Scan`, `Sync`, the batch and transaction operations), each on a model's table.
 ///
 /// Writes go through the same versioned commit as the generated resolvers: every write bumps
 /// `_version`, stamps `_lastChangedAt` and appends to the delta log in one transaction, and a
@@ -44,13 +44,14 @@ struct DynamoDBDataSource: DataSource {
             case "PutItem", "UpdateItem", "DeleteItem": return try await write(operation, request)
             case "Query": return try await query(request)
             case "Scan": return try await scan(request)
+            case "Sync": return try await sync(request)
             case "BatchGetItem": return try await batchGet(request)
             case "BatchPutItem", "BatchDeleteItem": return try await batchWrite(operation, request)
             case "TransactGetItems": return try await transactGet(request)
             case "TransactWriteItems": return try await transactWrite(request)
             default:
                 throw DataSourceFailure.validation(
-                    "Unsupported operation '\(operation)': a DynamoDB request's operation is GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchPutItem, BatchDeleteItem, TransactGetItems or TransactWriteItems.")
+                    "Unsupported operation '\(operation)': a DynamoDB request's operation is GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, Sync, BatchGetItem, BatchPutItem, BatchDeleteItem, TransactGetItems or TransactWriteItems.")
             }
         } catch let failure as DataSourceFailure {
             throw failure
