@@ -140,7 +140,7 @@ public final class PostgresItemStore: ItemStore {
         let latestChange: Int
         do {
             latestChange = try await threadPool.runIfActive {
-                let connection = BlockingConnection(connection: probe, logger: logger)
+                let connection = BlockingSession(connection: probe, logger: logger)
                 try PostgresMigrator(catalog: catalog).migrate(connection)
                 // Writes do not tick the clock row: this process's stamps start above every
                 // change any process stored, so they never go back across a restart.
@@ -225,19 +225,19 @@ public final class PostgresItemStore: ItemStore {
 
     /// Leases a connection; a pool that cannot connect surfaces as ``AppSyncError``. While the
     /// database is known to be down, waits at most ``PostgresReachability/leaseLimit`` for one.
-    func withConnection<T: Sendable>(_ body: @Sendable (BlockingConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @Sendable (BlockingSession) async throws -> T) async throws -> T {
         let (logger, client) = (self.logger, self.client)
         do {
             guard let outage = reachability.down else {
                 return try await client.withConnection { connection in
-                    try await body(BlockingConnection(connection: connection, logger: logger))
+                    try await body(BlockingSession(connection: connection, logger: logger))
                 }
             }
             return try await withoutActuallyEscaping(body) { body in
                 try await withThrowingTaskGroup(of: T.self) { group in
                     group.addTask {
                         try await client.withConnection { connection in
-                            try await body(BlockingConnection(connection: connection, logger: logger))
+                            try await body(BlockingSession(connection: connection, logger: logger))
                         }
                     }
                     group.addTask { [settings] in
@@ -265,7 +265,7 @@ public final class PostgresItemStore: ItemStore {
     /// takes the store's lock exclusively; a `.write` takes it shared with its first item lock,
     /// stamp or write (``PostgresTransaction/lockStore()``), saving a round trip.
     private static func inTransaction<T>(
-        _ connection: BlockingConnection, mode: PostgresTransaction.Mode, lockKey: Int64, _ body: (BlockingConnection) throws -> T
+        _ connection: BlockingSession, mode: PostgresTransaction.Mode, lockKey: Int64, _ body: (BlockingSession) throws -> T
     ) throws -> T {
         try connection.run("begin a transaction", mode == .read ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
         do {

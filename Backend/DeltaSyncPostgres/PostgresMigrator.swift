@@ -20,7 +20,7 @@ struct PostgresMigrator {
 
     var lockKey: Int64 { PostgresSQL.lockKey("deltasync.migrate:\(catalog.schema)") }
 
-    func migrate(_ connection: BlockingConnection) throws {
+    func migrate(_ connection: BlockingSession) throws {
         try connection.run("start the schema migration", "BEGIN")
         do {
             try migrateLocked(connection)
@@ -31,7 +31,7 @@ struct PostgresMigrator {
         }
     }
 
-    private func migrateLocked(_ c: BlockingConnection) throws {
+    private func migrateLocked(_ c: BlockingSession) throws {
         var lock = SQLBuilder()
         try c.run("lock the schema for migration", "SELECT pg_advisory_xact_lock(\(lock.bind(Int(lockKey))))", lock)
         try c.run("create the schema \(catalog.schema)", "CREATE SCHEMA IF NOT EXISTS \(PostgresSQL.identifier(catalog.schema))")

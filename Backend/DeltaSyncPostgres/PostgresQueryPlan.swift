@@ -60,7 +60,7 @@ package enum PostgresQueryPlan {
     ///
     /// - Parameter indexName: DeltaSync's name of a PostgreSQL index of `relation`.
     static func explain(
-        _ sql: String, _ builder: SQLBuilder, on connection: BlockingConnection, relation: String, purpose: String,
+        _ sql: String, _ builder: SQLBuilder, on connection: BlockingSession, relation: String, purpose: String,
         indexName: (String) -> String
     ) throws -> QueryPlanReport {
         let text = try connection.value(String.self, purpose, "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + sql, builder) ?? ""

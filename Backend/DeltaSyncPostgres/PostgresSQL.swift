@@ -110,7 +110,7 @@ enum PostgresSQL {
 /// One leased connection, used from a thread of the store's `NIOThreadPool`: each statement
 /// blocks the thread until PostgreSQL answers (`EventLoopFuture.wait()`), which is allowed there
 /// because the thread is neither an event loop nor one of Swift concurrency's.
-struct BlockingConnection: Sendable {
+struct BlockingSession: Sendable {
     let connection: PostgresConnection
     let logger: Logger
 

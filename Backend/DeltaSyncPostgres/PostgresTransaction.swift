@@ -18,7 +18,7 @@ struct PostgresTransaction: ItemWriteTransaction {
         case alone
     }
 
-    let connection: BlockingConnection
+    let connection: BlockingSession
     let catalog: PostgresCatalog
     let mode: Mode
     /// The latest change time this process handed out (``PostgresItemStore/processClock``).
@@ -43,7 +43,7 @@ struct PostgresTransaction: ItemWriteTransaction {
     let storeLockKey: Int64
 
     init(
-        connection: BlockingConnection, catalog: PostgresCatalog, mode: Mode = .alone, storeLockKey: Int64 = 0,
+        connection: BlockingSession, catalog: PostgresCatalog, mode: Mode = .alone, storeLockKey: Int64 = 0,
         processClock: NIOLockedValueBox<Int> = .init(0)
     ) {
         self.connection = connection

@@ -11,12 +11,12 @@ enum FieldReadGuard {
         let typeName = type.name
         try GraphQLLibraryHooks.wrapFields(of: type) { name, resolve in
             let read: GraphQLFieldResolve = resolve ?? { source, _, _, info in
-                guard let object = source as? ItemObject else { return nil }
+                guard let object = source as? ModelObject else { return nil }
                 return ownerNames.contains(info.fieldName)
                     ? OwnerName.shown(object.item[info.fieldName] ?? .null).resolvable : object[info.fieldName]
             }
             return { source, args, context, info in
-                if let item = (source as? ItemObject)?.item, let denial = try RequestScope.of(context).caller.denial(of: name, on: typeName, in: item) {
+                if let item = (source as? ModelObject)?.item, let denial = try RequestScope.of(context).caller.denial(of: name, on: typeName, in: item) {
                     throw denial
                 }
                 return try await read(source, args, context, info)

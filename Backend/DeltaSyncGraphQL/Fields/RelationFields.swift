@@ -14,7 +14,7 @@ enum RelationFields {
             let queryName = "\(model.name).\(field.name)"
             if relation.isConnection {
                 resolvers[field.name] = ScopedResolver.make { source, args, scope, info in
-                    guard let parent = source as? ItemObject else { return nil }
+                    guard let parent = source as? ModelObject else { return nil }
                     let access = scope.caller.related(related, field: info.fieldName, parentType: info.parentType.name)
                     var connection = try await RootCompletion.budgeted(args, scope: scope, maxPage: maxPage) {
                         try await queries.connection(
@@ -28,7 +28,7 @@ enum RelationFields {
                 }
             } else {
                 resolvers[field.name] = ScopedResolver.make { source, _, scope, info in
-                    guard let child = source as? ItemObject else { return nil }
+                    guard let child = source as? ModelObject else { return nil }
                     let access = scope.caller.related(related, field: info.fieldName, parentType: info.parentType.name)
                     return try await queries.object(from: child.item, relation: relation, access: access)
                 }

@@ -9,8 +9,8 @@ enum RootCompletion {
     /// a writer for them and the page is set aside for the response.
     static func connection(
         args: Map, maxPage: Int, scope: RequestScope, info: GraphQLResolveInfo,
-        resolve: (ItemProjection.ItemArrayWriter?) async throws -> Connection
-    ) async throws -> Connection {
+        resolve: (ItemProjection.ItemArrayWriter?) async throws -> PageObject
+    ) async throws -> PageObject {
         guard let (key, root) = scope.root(info), case .page(let page) = root else {
             return try await budgeted(args, scope: scope, maxPage: maxPage) { try await resolve(nil) }
         }
@@ -29,11 +29,11 @@ enum RootCompletion {
 
     /// Reads a page with the items it may return reserved in the request's ``ResolverBudget``
     /// first, and what it did not use given back.
-    static func budgeted(_ args: Map, scope: RequestScope, maxPage: Int, _ read: () async throws -> Connection) async throws -> Connection {
+    static func budgeted(_ args: Map, scope: RequestScope, maxPage: Int, _ read: () async throws -> PageObject) async throws -> PageObject {
         let budget = scope.budget
         let reserved = min(max(args.argument("limit")?.intValue ?? QueryResolvers.defaultLimit, 0), maxPage)
         try budget.reserveItems(reserved)
-        let connection: Connection
+        let connection: PageObject
         do {
             connection = try await read()
         } catch {
@@ -49,9 +49,9 @@ enum RootCompletion {
     /// may not read it (``Caller/mayReadResult(of:_:model:)``), kept for its event.
     static func mutationResult(
         _ operation: ModelOperation, of model: ModelSchema, scope: RequestScope, info: GraphQLResolveInfo,
-        resolve: () async throws -> ItemObject
-    ) async throws -> ItemObject? {
-        let result: ItemObject
+        resolve: () async throws -> ModelObject
+    ) async throws -> ModelObject? {
+        let result: ModelObject
         if let earlier = scope.earlierResult(info) {
             result = try earlier.get()
         } else {
@@ -70,7 +70,7 @@ enum RootCompletion {
     /// `result` for the executor to complete, or `nil` once it is completed here: when the
     /// request's plan says so (``ResponsePlan/Root/object(_:)``) and every field has a value.
     /// The executor then sees `null`, and ``RequestExecutor`` puts the result in its place.
-    static func completed(_ result: ItemObject, scope: RequestScope, info: GraphQLResolveInfo) -> ItemObject? {
+    static func completed(_ result: ModelObject, scope: RequestScope, info: GraphQLResolveInfo) -> ModelObject? {
         guard let (key, root) = scope.root(info), case .object(let plan) = root,
             let completed = scope.projection.object(result.item, plan: plan)
         else { return result }

@@ -41,7 +41,7 @@ package struct ExecutableSchema: Sendable {
 
     /// A generated mutation of a model, callable without the executor.
     struct ModelMutation: Sendable {
-        typealias Run = @Sendable (_ args: Map, _ field: MutationField, _ access: RootAccess) async throws -> ItemObject
+        typealias Run = @Sendable (_ args: Map, _ field: MutationField, _ access: RootAccess) async throws -> ModelObject
         let model: ModelSchema
         /// `.create`, `.update` or `.delete`.
         let operation: ModelOperation

@@ -9,7 +9,7 @@ import GraphQL
 ///    parsing, ``attach(_:to:wrap:)`` sets resolvers, ``wrapFields(of:_:)`` wraps them,
 ///    ``freezeInputFields(_:)`` replaces input types' field thunks.
 /// 2. The default field resolver reads a `KeySubscriptable` source by field name: stored items
-///    (`ItemObject`) and pages (`Connection`) are completed without a resolver per field.
+///    (`ModelObject`) and pages (`PageObject`) are completed without a resolver per field.
 /// 3. A nullable root field whose resolver returns `nil` is `null` in `data`, and the rest of
 ///    the response is completed: projection puts the value it completed in its place.
 /// 4. Errors keep what a resolver threw as `originalError`, with the field's `path`; a syntax

@@ -41,7 +41,7 @@ extension JSONValue {
     }
 
     /// The value as the executor's default resolver reads it: objects become
-    /// ``StoredObject``s (missing keys resolve to null), scalars their Swift values.
+    /// ``EmbeddedObject``s (missing keys resolve to null), scalars their Swift values.
     var resolvable: (any Sendable)? {
         switch self {
         case .null: return nil
@@ -50,7 +50,7 @@ extension JSONValue {
         case .double(let d): return d
         case .string(let s): return s
         case .array(let a): return a.map { $0.resolvable as (any Sendable)? }
-        case .object(let o): return StoredObject(fields: o)
+        case .object(let o): return EmbeddedObject(fields: o)
         }
     }
 }

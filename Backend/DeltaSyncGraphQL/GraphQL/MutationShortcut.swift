@@ -100,7 +100,7 @@ struct MutationShortcut: @unchecked Sendable {
     /// `nil`, having run nothing, when the executor must coerce the variables.
     func run(variables: [String: JSONValue], caller: Caller) async -> Result<Completed, Failure>? {
         guard let coerced = coerced(variables), let arguments = arguments(coerced) else { return nil }
-        let outcome: Result<ItemObject, any Error>
+        let outcome: Result<ModelObject, any Error>
         do {
             let call = MutationField(name: field.name.value, selections: [selection], fragments: fragments)
             let access = caller.access(mutation.model, mutation.operation, field: field.name.value, parentType: "Mutation")
@@ -131,6 +131,6 @@ struct MutationShortcut: @unchecked Sendable {
 
     /// A mutation that ran but whose response the executor must write.
     struct Failure: Error {
-        let outcome: Result<ItemObject, any Error>
+        let outcome: Result<ModelObject, any Error>
     }
 }

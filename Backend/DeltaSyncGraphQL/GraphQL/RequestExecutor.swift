@@ -144,7 +144,7 @@ package struct RequestExecutor: Sendable {
             return (Self.body(data: nil, errors: [refusal]), [], plan.summary)
         }
         do {
-            var earlierResults: [String: Result<ItemObject, any Error>] = [:]
+            var earlierResults: [String: Result<ModelObject, any Error>] = [:]
             if let shortcut = plan.mutation, let outcome = await shortcut.run(variables: request.variables, caller: caller) {
                 switch outcome {
                 case .success(let result):

@@ -35,11 +35,11 @@ final class RequestScope: Sendable {
 
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
-    private let earlierResults: [String: Result<ItemObject, any Error>]
+    private let earlierResults: [String: Result<ModelObject, any Error>]
 
     init(
         plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller, projection: ItemProjection,
-        earlierResults: [String: Result<ItemObject, any Error>] = [:], functionRequest: ResolverRequest = .init()
+        earlierResults: [String: Result<ModelObject, any Error>] = [:], functionRequest: ResolverRequest = .init()
     ) {
         self.functionRequest = functionRequest
         self.plan = plan
@@ -118,7 +118,7 @@ final class RequestScope: Sendable {
 
     /// Keeps the sync metadata of the root mutation at `info` for its event
     /// (``MutationEvent/events(of:data:written:fragments:variables:schema:mutationType:wanted:)``).
-    func keepWritten(_ result: ItemObject, info: GraphQLResolveInfo) {
+    func keepWritten(_ result: ModelObject, info: GraphQLResolveInfo) {
         guard let key = Self.rootKey(info) else { return }
         let item = result.written ?? result.item
         let metadata = item.filter { MutationEvent.metadataFields.contains($0.key) }
@@ -138,7 +138,7 @@ final class RequestScope: Sendable {
     var writtenMetadata: [String: Item] { written.withLockedValue { $0 } }
 
     /// What the root field at `info`'s path returned or threw when ``MutationShortcut`` ran it.
-    func earlierResult(_ info: GraphQLResolveInfo) -> Result<ItemObject, any Error>? {
+    func earlierResult(_ info: GraphQLResolveInfo) -> Result<ModelObject, any Error>? {
         Self.rootKey(info).flatMap { earlierResults[$0] }
     }
 }

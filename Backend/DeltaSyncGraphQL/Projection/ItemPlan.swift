@@ -42,7 +42,7 @@ struct ItemPlan: Sendable {
         indirect case value(DeltaSyncSchema.Field, subFields: FieldsBox?)
         indirect case relation(DeltaSyncSchema.Field, Relation, nested: ItemPlan)
         /// A `@hasMany` connection carried by an event (never in a ``Purpose/response`` plan).
-        indirect case connection(DeltaSyncSchema.Field, ConnectionPlan)
+        indirect case connection(DeltaSyncSchema.Field, EventPagePlan)
 
         /// Whether a null here nulls the parent.
         var isRequired: Bool {
@@ -123,7 +123,7 @@ struct ItemPlan: Sendable {
                     let related = models(relation.relatedModel)
                     if relation.isConnection {
                         guard case .response = purpose else {
-                            entry = .connection(schemaField, ConnectionPlan(
+                            entry = .connection(schemaField, EventPagePlan(
                                 related, selection: subSelections, fragments: fragments, purpose: purpose, models: models))
                             break
                         }
@@ -230,7 +230,7 @@ struct ItemPlan: Sendable {
 
 /// A `@hasMany` connection as an event carries it (`{"items": [...], "nextToken": ...}`): its
 /// items are planned like any model's.
-struct ConnectionPlan: Sendable {
+struct EventPagePlan: Sendable {
     enum Member: Sendable {
         case typename(String)
         /// `items: [Model]!`, the elements nullable.
@@ -247,7 +247,7 @@ struct ConnectionPlan: Sendable {
         _ model: ModelSchema, selection: [SelectionSet], fragments: [String: FragmentDefinition], purpose: ItemPlan.Purpose,
         models: (String) -> ModelSchema
     ) {
-        typeName = "Model\(model.name)Connection"
+        typeName = "Model\(model.name)PageObject"
         var members: [(key: String, renderedKey: [UInt8], member: Member)] = []
         var seen: Set<String> = []
         let fields = selection.flatMap { set -> [GraphQL.Field] in

@@ -129,7 +129,7 @@ struct ItemProjection: Sendable {
         _ relation: Relation, of field: DeltaSyncSchema.Field, nested: ItemPlan, of item: Item, plan: ItemPlan,
         into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) async -> Bool {
-        let related: ItemObject?
+        let related: ModelObject?
         do {
             let access = caller.related(queries.environment.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
             related = try await queries.object(from: item, relation: relation, access: access)
@@ -255,7 +255,7 @@ struct ItemProjection: Sendable {
     /// A connection an event carries, with the items the subscriber may read; `false` when
     /// `items` is missing (its parent is then null).
     private func write(
-        _ carried: Item, connection: ConnectionPlan, readable: RelatedAccess, into out: inout [UInt8], failures: inout [ProjectionFailure]
+        _ carried: Item, connection: EventPagePlan, readable: RelatedAccess, into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) -> Bool {
         let object = ObjectText(&out)
         for (i, (key, renderedKey, member)) in connection.members.enumerated() {

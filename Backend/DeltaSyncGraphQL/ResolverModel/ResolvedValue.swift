@@ -3,7 +3,7 @@ import DeltaSyncSchema
 import GraphQL
 
 /// A resolver's JSON value as the executor completes it: objects of a model become
-/// ``ItemObject``s, so their fields are read through the same field rules and relation
+/// ``ModelObject``s, so their fields are read through the same field rules and relation
 /// resolvers as a generated resolver's items; other objects read their keys.
 ///
 /// A model object the caller may not read (its model's `get` rules) never reaches the
@@ -32,7 +32,7 @@ struct ResolvedValue {
             guard case .object(let fields) = value else { return value.resolvable }
             if let model = schema.model(named: object.name) {
                 guard caller.mayRead(fields, of: model) else { throw .fieldUnauthorized(field.field, on: field.type) }
-                return ItemObject(item: fields)
+                return ModelObject(item: fields)
             }
             var converted: [String: JSONValue] = fields
             var nested: [String: any Sendable] = [:]
@@ -42,7 +42,7 @@ struct ResolvedValue {
                 nested[name] = try resolvable(fields[name]!, as: definition.type)
                 converted[name] = nil
             }
-            return nested.isEmpty ? StoredObject(fields: fields) : ResolvedObject(fields: converted, nested: nested)
+            return nested.isEmpty ? EmbeddedObject(fields: fields) : ResolvedObject(fields: converted, nested: nested)
         default:
             return value.resolvable
         }

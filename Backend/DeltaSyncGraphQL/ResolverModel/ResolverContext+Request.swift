@@ -30,8 +30,8 @@ extension ResolverContext {
     /// resolver returned.
     static func sourceValue(_ source: Any) -> JSONValue {
         switch source {
-        case let object as ItemObject: return .object(object.item)
-        case let object as StoredObject: return .object(object.fields)
+        case let object as ModelObject: return .object(object.item)
+        case let object as EmbeddedObject: return .object(object.fields)
         case let object as ResolvedObject: return .object(object.fields)
         default: return .null
         }

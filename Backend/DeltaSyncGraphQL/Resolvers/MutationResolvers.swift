@@ -21,7 +21,7 @@ struct MutationResolvers: Sendable {
 
     /// - Parameter access: what the caller may create; owner fields the input leaves out are
     ///   filled with the caller's identity, and a given owner must be the caller.
-    func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
+    func create(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ModelObject {
         try access.require()
         let versioned = environment.schema.isVersioned
         switch environment.faults?.take(for: field.name) {
@@ -70,16 +70,16 @@ struct MutationResolvers: Sendable {
             return item
         }
         if let created = try await environment.store.insert(model, key: key, now: now, build) {
-            return ItemObject(item: created)
+            return ModelObject(item: created)
         }
         // Without conflict detection a delete is physical: its hidden tombstone does not hold the key.
         if !versioned, let created = try await replacingTombstone(model, key: key, now: now, build) {
-            return ItemObject(item: created)
+            return ModelObject(item: created)
         }
         throw failed()
     }
 
-    func update(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
+    func update(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ModelObject {
         guard environment.schema.isVersioned else {
             return try await plainChange(model, args: args, field: field, isDelete: false, access: access)
         }
@@ -88,7 +88,7 @@ struct MutationResolvers: Sendable {
 
     /// Delete writes a tombstone: the item stays, `_deleted: true`, until the tombstone TTL.
     /// Without conflict detection the tombstone is hidden and the old item is the answer.
-    func delete(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ItemObject {
+    func delete(_ model: ModelSchema, args: Map, field: MutationField, access: RootAccess) async throws -> ModelObject {
         guard environment.schema.isVersioned else {
             return try await plainChange(model, args: args, field: field, isDelete: true, access: access)
         }
@@ -111,7 +111,7 @@ struct MutationResolvers: Sendable {
 
     private func change(
         _ model: ModelSchema, args: Map, field: MutationField, isDelete: Bool, access: RootAccess
-    ) async throws -> ItemObject {
+    ) async throws -> ModelObject {
         try access.require()
         let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
@@ -167,10 +167,10 @@ struct MutationResolvers: Sendable {
             }
             switch step {
             case .written(let item):
-                return ItemObject(item: item)
+                return ModelObject(item: item)
             case .merged(let item, let existing):
                 await record(model, key, field, sent, existing, handler, "merged", item["_version"]?.intValue)
-                return ItemObject(item: item)
+                return ModelObject(item: item)
             case .rejected(let existing):
                 await record(model, key, field, sent, existing, handler, "rejected", nil)
                 throw AppSyncError(
@@ -183,7 +183,7 @@ struct MutationResolvers: Sendable {
                 let decided = try await decideWithLambda(
                     model, key: key, input: input, args: args, field: field, existing: existing, isDelete: isDelete,
                     access: access)
-                if let item = decided { return ItemObject(item: item) }
+                if let item = decided { return ModelObject(item: item) }
             case .retry:
                 continue
             }

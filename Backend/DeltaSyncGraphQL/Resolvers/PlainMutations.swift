@@ -16,7 +16,7 @@ import GraphQL
 extension MutationResolvers {
     func plainChange(
         _ model: ModelSchema, args: Map, field: MutationField, isDelete: Bool, access: RootAccess
-    ) async throws -> ItemObject {
+    ) async throws -> ModelObject {
         try access.require()
         let input = try MutationInput.item(args)
         let condition = try environment.predicate(args.argument("condition"))
@@ -45,7 +45,7 @@ extension MutationResolvers {
                 model: model, tx: tx, now: now, tombstoneTTL: tombstoneTTL)
             return (next, next)
         }
-        return ItemObject(item: answer, written: written)
+        return ModelObject(item: answer, written: written)
     }
 
     /// A create whose key is taken by a hidden tombstone: the new item replaces it, one version

@@ -10,7 +10,7 @@ struct QueryResolvers: Sendable {
     /// AppSync's generated resolvers evaluate 100 items when no `limit` is given.
     static let defaultLimit = 100
 
-    func get(_ model: ModelSchema, args: Map) async throws -> ItemObject? {
+    func get(_ model: ModelSchema, args: Map) async throws -> ModelObject? {
         var fields: Item = [:]
         for field in model.primaryKey.fields {
             guard let value = args.argument(field), !value.isNull else {
@@ -20,7 +20,7 @@ struct QueryResolvers: Sendable {
         }
         let key = fields
         let found = try await environment.store.read { tx in try tx.get(model, key: key) }
-        return found.flatMap(visible).map { ItemObject(item: $0) }
+        return found.flatMap(visible).map { ModelObject(item: $0) }
     }
 
     /// `item`, or `nil` for a tombstone an API without conflict detection does not show.
@@ -38,7 +38,7 @@ struct QueryResolvers: Sendable {
     func list(
         _ model: ModelSchema, args: Map, queryName: String, access callerAccess: RootAccess,
         writer: ItemProjection.ItemArrayWriter? = nil
-    ) async throws -> Connection {
+    ) async throws -> PageObject {
         try callerAccess.require()
         let key = model.primaryKey
         let access: ItemQuery.Access
@@ -61,7 +61,7 @@ struct QueryResolvers: Sendable {
     func indexQuery(
         _ model: ModelSchema, index: Index, args: Map, queryName: String, access callerAccess: RootAccess,
         writer: ItemProjection.ItemArrayWriter? = nil
-    ) async throws -> Connection {
+    ) async throws -> PageObject {
         try callerAccess.require()
         guard let partition = args.argument(index.partitionField), !partition.isNull else {
             throw AppSyncError(.invalidArgument, "Missing '\(index.partitionField)' for \(queryName).")
@@ -80,12 +80,12 @@ struct QueryResolvers: Sendable {
     /// those the caller may read (``RelatedAccess``).
     func connection(
         from parent: Item, relation: Relation, args: Map, queryName: String, access relatedAccess: RelatedAccess, caller: Caller
-    ) async throws -> Connection {
+    ) async throws -> PageObject {
         try relatedAccess.require()
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { parent[$0] ?? .null }
         guard let partition = values.first, !partition.isNull, !values.contains(where: \.isNull) else {
-            return Connection(items: .objects([]))
+            return PageObject(items: .objects([]))
         }
         let access: ItemQuery.Access
         var filter = try environment.predicate(args.argument("filter"))
@@ -115,7 +115,7 @@ struct QueryResolvers: Sendable {
 
     /// A `@belongsTo` / `@hasOne` field: the one item whose key equals this item's foreign key,
     /// `nil` when there is none. One the caller may not read throws the field's denial.
-    func object(from item: Item, relation: Relation, access: RelatedAccess) async throws -> ItemObject? {
+    func object(from item: Item, relation: Relation, access: RelatedAccess) async throws -> ModelObject? {
         try access.require()
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { item[$0] ?? .null }
@@ -132,7 +132,7 @@ struct QueryResolvers: Sendable {
         }
         guard let found else { return nil }
         try access.require(found)
-        return ItemObject(item: found)
+        return ModelObject(item: found)
     }
 
     // MARK: - Paging
@@ -142,7 +142,7 @@ struct QueryResolvers: Sendable {
     func page(
         _ model: ModelSchema, access: ItemQuery.Access, args: Map, queryName: String, filter: QueryPredicate? = nil,
         restriction: ItemRestriction?, caller: Caller, writer: ItemProjection.ItemArrayWriter? = nil
-    ) async throws -> Connection {
+    ) async throws -> PageObject {
         let limit = try Self.limit(args, default: Self.defaultLimit, max: environment.maxPageSize)
         let after = try args.argument("nextToken")?.stringValue.map {
             try environment.tokens.decode($0, for: queryName).cursor
@@ -154,7 +154,7 @@ struct QueryResolvers: Sendable {
             access: access, filter: narrowed.conjoined(with: liveItems), limit: limit, after: after, descending: descending,
             within: within)
         let result = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
-        return Connection(
+        return PageObject(
             items: result.items,
             nextToken: result.end.lastEvaluated.map { environment.tokens.encode(.init(query: queryName, cursor: $0)) })
     }

@@ -6,16 +6,16 @@ import DeltaSyncStorage
 /// executor, or, when the request's plan lets the items skip the executor, their JSON array
 /// written while the store read them (see ``ItemProjection/writer(for:)``).
 struct ResolvedPage: Sendable {
-    var items: Connection.Items
+    var items: PageObject.Items
     var end: PageEnd
 
-    init(items: Connection.Items, end: PageEnd) {
+    init(items: PageObject.Items, end: PageEnd) {
         self.items = items
         self.end = end
     }
 
     init(_ page: ItemPage) {
-        self.init(items: .objects(page.items.map { ItemObject(item: $0) }), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
+        self.init(items: .objects(page.items.map { ModelObject(item: $0) }), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
     }
 
     /// Reads one page of `query`. With a writer, each item is written as it is read, while it

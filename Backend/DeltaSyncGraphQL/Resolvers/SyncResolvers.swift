@@ -19,7 +19,7 @@ struct SyncResolvers: Sendable {
     func sync(
         _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?, access callerAccess: RootAccess,
         writer: ItemProjection.ItemArrayWriter?
-    ) async throws -> Connection {
+    ) async throws -> PageObject {
         try callerAccess.require()
         let queryName = info.fieldName
         let limit = try QueryResolvers.limit(args, default: Self.defaultLimit, max: min(Self.maxLimit, environment.maxPageSize))
@@ -107,7 +107,7 @@ struct SyncResolvers: Sendable {
             }
             metrics.syncPage(source: useDelta ? "delta" : "base", items: count)
         }
-        var connection = Connection(items: page.items, startedAt: startedAt)
+        var connection = PageObject(items: page.items, startedAt: startedAt)
         if let last = page.end.lastEvaluated {
             connection.nextToken = environment.tokens.encode(
                 .init(

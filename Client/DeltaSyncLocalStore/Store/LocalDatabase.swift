@@ -13,7 +13,7 @@ package struct LocalDatabase: Sendable {
     package let tables: [String: ModelTable]
     package let schema: AmplifySchema
     /// Runs transactions on the calling thread or through GRDB's queue (see its rule).
-    let access: ConnectionAccess
+    let access: DatabaseAccess
     /// Moves the write-ahead log's checkpoints off the committing thread; `nil` in memory.
     let checkpoints: WALCheckpoints?
 
@@ -64,7 +64,7 @@ package struct LocalDatabase: Sendable {
         let schema = registry.schema
         var tables: [String: ModelTable] = [:]
         for model in schema.models { tables[model.name] = try ModelTable(model) }
-        let access = ConnectionAccess(writer)
+        let access = DatabaseAccess(writer)
         checkpoints?.attach(access)
         let database = LocalDatabase(writer: writer, tables: tables, schema: schema, access: access, checkpoints: checkpoints)
         // A file whose tables have another layout is rebuilt like one made for another schema.
@@ -145,12 +145,12 @@ package struct LocalDatabase: Sendable {
 }
 
 extension LocalDatabase {
-    /// Runs `transaction` in a write transaction (see ``ConnectionAccess``).
+    /// Runs `transaction` in a write transaction (see ``DatabaseAccess``).
     func write(_ transaction: @escaping @Sendable (Database) throws -> Void) async throws {
         try await access.write(transaction)
     }
 
-    /// Runs `body` in a read transaction (see ``ConnectionAccess``).
+    /// Runs `body` in a read transaction (see ``DatabaseAccess``).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await access.read(body)
     }

@@ -7,14 +7,14 @@ import SQLite3
 #endif
 
 /// Checkpoints the write-ahead log of a file store on GRDB's writer queue, never inside a
-/// commit (see ``ConnectionAccess``).
+/// commit (see ``DatabaseAccess``).
 ///
 /// SQLite's automatic checkpoint is a commit hook; installing this one replaces it. After each
 /// commit SQLite reports how many frames the log holds; at ``LocalDatabase/checkpointFrames``
 /// one passive checkpoint is queued (a second waits until it ran).
 package final class WALCheckpoints: Sendable {
     private struct State {
-        var access: ConnectionAccess?
+        var access: DatabaseAccess?
         var scheduled = false
         var completed = 0
     }
@@ -30,7 +30,7 @@ package final class WALCheckpoints: Sendable {
     }
 
     /// Where checkpoints run; set once the pool exists.
-    package func attach(_ access: ConnectionAccess) {
+    package func attach(_ access: DatabaseAccess) {
         state.withLock { $0.access = access }
     }
 
@@ -48,7 +48,7 @@ package final class WALCheckpoints: Sendable {
     /// Called by SQLite on the writer right after a commit.
     private func committed(frames: Int) {
         guard frames >= threshold else { return }
-        let access: ConnectionAccess? = state.withLock { state in
+        let access: DatabaseAccess? = state.withLock { state in
             guard !state.scheduled, let access = state.access else { return nil }
             state.scheduled = true
             return access

@@ -3,10 +3,10 @@ import GraphQL
 
 /// One page of a connection field (`ModelPostConnection`): what list, index, sync and nested
 /// connection resolvers return, and what the executor completes.
-struct Connection: KeySubscriptable, Sendable {
+struct PageObject: KeySubscriptable, Sendable {
     enum Items: Sendable {
         /// Items for the executor to complete.
-        case objects([ItemObject])
+        case objects([ModelObject])
         /// Items already written as JSON while the store read them (``ItemProjection``).
         case projected(ProjectedArray)
     }
@@ -35,7 +35,7 @@ struct Connection: KeySubscriptable, Sendable {
     subscript(key: String) -> (any Sendable)? {
         switch key {
         case "items":
-            guard case .objects(let objects) = items else { return [ItemObject?]() }
+            guard case .objects(let objects) = items else { return [ModelObject?]() }
             return objects.map { Optional($0) }
         case "nextToken": return nextToken
         case "startedAt": return startedAt

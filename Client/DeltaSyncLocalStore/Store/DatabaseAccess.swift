@@ -15,7 +15,7 @@ import GRDB
 /// the database file (with its `fsync`s) inside the commit that fills it, on whatever thread
 /// committed. ``WALCheckpoints`` turns that off and runs the checkpoint on GRDB's writer queue
 /// instead, counted as a write, so a save that arrives meanwhile suspends rather than blocks.
-package struct ConnectionAccess: Sendable {
+package struct DatabaseAccess: Sendable {
     let writer: any DatabaseWriter
     /// Transactions and checkpoints running or waiting for the writer.
     let writes = Locked(0)

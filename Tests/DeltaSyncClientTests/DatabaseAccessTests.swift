@@ -5,7 +5,7 @@ import Testing
 
 /// The local store's connection rule: transactions on the calling thread when the connection is
 /// free, checkpoints of the write-ahead log on GRDB's queue, never inside a commit.
-@Suite("ConnectionAccess and WAL checkpoints")
+@Suite("DatabaseAccess and WAL checkpoints")
 struct ConnectionAccessTests {
     let file = FileManager.default.temporaryDirectory
         .appendingPathComponent("deltasync-access-\(UUID().uuidString)").appendingPathComponent("store.sqlite")
@@ -23,7 +23,7 @@ struct ConnectionAccessTests {
     func checkpointsKeepTheLogBounded() async throws {
         let checkpoints = WALCheckpoints(threshold: 16)
         let pool = try pool(checkpoints: checkpoints)
-        let access = ConnectionAccess(pool)
+        let access = DatabaseAccess(pool)
         checkpoints.attach(access)
         try await access.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)") }
         let body = String(repeating: "x", count: 3_000)
@@ -43,7 +43,7 @@ struct ConnectionAccessTests {
     func writesDuringACheckpoint() async throws {
         let checkpoints = WALCheckpoints(threshold: 1)
         let pool = try pool(checkpoints: checkpoints)
-        let access = ConnectionAccess(pool)
+        let access = DatabaseAccess(pool)
         checkpoints.attach(access)
         try await access.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
         try await withThrowingTaskGroup(of: Void.self) { group in
