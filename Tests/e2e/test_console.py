@@ -187,7 +187,7 @@ def test_the_page_is_served_at_the_root_and_at_console_with_its_headers(console_
         assert "<title>DeltaSync Console</title>" in body
         # Self-contained: nothing is loaded from another host.
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", body)
-    embedded = (ROOT / "Backend" / "DeltaSyncServer" / "Console" / "console.html").read_text()
+    embedded = (ROOT / "Backend" / "DeltaSyncConsole" / "console.html").read_text()
     assert body == embedded, "the binary serves an old page: run python3 scripts/embed-console.py and rebuild"
 
 
