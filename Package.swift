@@ -269,6 +269,7 @@ let package = Package(
             name: "DeltaSyncServer",
             dependencies: [
                 "DeltaSyncConsole",
+                "DeltaSyncFixture",
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
@@ -297,6 +298,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Backend/DeltaSyncServer"
+        ),
+        // The fixture API: what a test suite controls on a server (data, snapshots, clock, faults)
+        // and its `/admin/` routes. No server types: the server hosts it through `FixtureHost`.
+        .target(
+            name: "DeltaSyncFixture",
+            dependencies: [
+                "DeltaSyncAuth",
+                "DeltaSyncCore",
+                "DeltaSyncGraphQL",
+                "DeltaSyncSchema",
+                "DeltaSyncStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Backend/DeltaSyncFixture"
         ),
         // The browser console (a GraphQL explorer and a sync inspector over the fixture API) as
         // routes any Hummingbird router can serve: one page compiled in, no resource files.

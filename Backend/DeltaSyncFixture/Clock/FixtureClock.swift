@@ -36,7 +36,7 @@ public final class FixtureClock: Sendable {
     private let base: @Sendable () -> Date
     private let state = NIOLockedValueBox(State())
 
-    /// - Parameter base: real time; ``ServerConfiguration/clock`` in a server.
+    /// - Parameter base: real time; the configuration's clock (`ServerConfiguration.clock`) in a server.
     public init(base: @escaping @Sendable () -> Date = { Date() }) {
         self.base = base
     }

@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 /// (delays) and the realtime handshake (refused connections).
 ///
 /// Empty unless a test adds to it; the checks on the request path then cost one lock each.
-final class FaultList: MutationFaults {
+package final class FaultList: MutationFaults {
     private struct State {
         var faults: [Fault] = []
         var nextID = 1
@@ -17,7 +17,7 @@ final class FaultList: MutationFaults {
     /// Real time: refused connections last real seconds even while the fixture clock is frozen.
     private let now: @Sendable () -> Date
 
-    init(now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
     }
 
@@ -48,7 +48,7 @@ final class FaultList: MutationFaults {
         }
     }
 
-    func take(for field: String) -> MutationFault? {
+    package func take(for field: String) -> MutationFault? {
         use { kind in
             switch kind {
             case .mutationError(field, let errorType, let message):
@@ -62,7 +62,7 @@ final class FaultList: MutationFaults {
     }
 
     /// How long the next HTTP GraphQL response waits; `nil` for not at all.
-    func takeDelay() -> Duration? {
+    package func takeDelay() -> Duration? {
         use { kind in
             if case .delay(let duration) = kind { return duration }
             return nil
@@ -70,7 +70,7 @@ final class FaultList: MutationFaults {
     }
 
     /// Whether realtime handshakes are refused now.
-    var refusesConnections: Bool {
+    package var refusesConnections: Bool {
         let now = now()
         return state.withLockedValue { state in
             state.faults.contains { fault in

@@ -1,6 +1,5 @@
 import DeltaSyncAuth
 import DeltaSyncCore
-import DeltaSyncRealtime
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -18,6 +17,15 @@ package final class RequestLog: Sendable {
         /// `ok`, or the error types the response carried.
         package var outcome: String
         var durationMilliseconds: Double
+
+        package init(at: Int, operation: String, authMode: String?, identity: String?, outcome: String, durationMilliseconds: Double) {
+            self.at = at
+            self.operation = operation
+            self.authMode = authMode
+            self.identity = identity
+            self.outcome = outcome
+            self.durationMilliseconds = durationMilliseconds
+        }
 
         var json: JSONValue {
             [
@@ -39,11 +47,11 @@ package final class RequestLog: Sendable {
     let capacity: Int
     private let ring = NIOLockedValueBox(Ring())
 
-    init(capacity: Int = 500) {
+    package init(capacity: Int = 500) {
         self.capacity = capacity
     }
 
-    func append(_ entry: Entry) {
+    package func append(_ entry: Entry) {
         ring.withLockedValue { ring in
             if ring.entries.count < capacity {
                 ring.entries.append(entry)
@@ -54,11 +62,6 @@ package final class RequestLog: Sendable {
         }
     }
 
-    /// Logs a realtime `start`.
-    @Sendable func appendStart(_ report: StartReport) {
-        append(Entry(start: report))
-    }
-
     /// Up to `limit` entries, newest first.
     package func recent(limit: Int) -> [Entry] {
         let ordered = ring.withLockedValue { ring in Array(ring.entries[ring.next...] + ring.entries[..<ring.next]) }
@@ -66,7 +69,7 @@ package final class RequestLog: Sendable {
     }
 
     /// How an identity is shown in the log.
-    static func describe(_ identity: Identity?) -> (mode: String?, who: String?) {
+    package static func describe(_ identity: Identity?) -> (mode: String?, who: String?) {
         guard let identity else { return (nil, nil) }
         let who: String?
         switch identity.mode {
@@ -76,16 +79,5 @@ package final class RequestLog: Sendable {
         case .userPools, .oidc: who = identity.username ?? identity.sub
         }
         return (identity.mode.rawValue, who)
-    }
-}
-
-extension RequestLog.Entry {
-    /// A realtime `start`: `subscription onCreatePost`, its outcome and how long starting took.
-    init(start report: StartReport) {
-        let (mode, who) = RequestLog.describe(report.identity)
-        self.init(
-            at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: "subscription \(report.field ?? "(not started)")",
-            authMode: mode, identity: who, outcome: report.errorTypes.isEmpty ? "ok" : report.errorTypes.joined(separator: ", "),
-            durationMilliseconds: Double(report.duration.components.seconds) * 1000 + Double(report.duration.components.attoseconds) / 1e15)
     }
 }

@@ -1,5 +1,6 @@
 import DeltaSyncAuth
 import DeltaSyncCore
+import DeltaSyncFixture
 import DeltaSyncGraphQL
 import Foundation
 import HTTPTypes
@@ -59,7 +60,7 @@ struct GraphQLRoutes: Sendable {
             throw HTTPErrorResponse(status: .forbidden, error: AppSyncError(
                 "ForbiddenException", "x-deltasync-explain needs the fixture API, which this server runs without (--no-admin)."))
         }
-        guard AdminKeyMiddleware.matches(headers[AdminRoutes.keyHeader], adminKey) else {
+        guard AdminKey.matches(headers[AdminKey.header], adminKey) else {
             throw HTTPErrorResponse.unauthorized("x-deltasync-explain needs the admin key in the x-deltasync-admin-key header.")
         }
         return true

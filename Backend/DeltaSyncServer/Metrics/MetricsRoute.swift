@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncFixture
 import DeltaSyncRealtime
 import HTTPTypes
 import Hummingbird
@@ -27,7 +28,7 @@ struct MetricsRoute: Sendable {
     private func authorize(_ request: Request, from address: SocketAddress?) throws {
         if let token {
             let given = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-            guard AdminKeyMiddleware.matches(given, token) else {
+            guard AdminKey.matches(given, token) else {
                 throw HTTPErrorResponse.unauthorized("/metrics needs Authorization: Bearer with the server's --metrics-token.")
             }
             return
