@@ -11,38 +11,40 @@ extension VTLEvaluation {
     /// A variable's value: a parameter of the running macro, then a `#define`d block (rendered
     /// now, with the variables as they are now), then the template's variables; `nil` when
     /// nothing has the name.
-    func lookup(_ name: String) throws -> VTLValue? {
-        if let binding = frames.last?[name] {
+    func lookup(_ variable: VTLVariable) throws -> VTLValue? {
+        let slot = variable.slot
+        if !store.frames.isEmpty, let binding = store.frames[store.frames.count - 1][slot] {
             switch binding {
             case .value(let value):
                 return value
             case .argument(let expression):
                 // The argument is read where the call stands: in the caller's frame.
-                let saved = frames
-                frames.removeLast()
-                defer { frames = saved }
+                let saved = store.frames
+                store.frames.removeLast()
+                defer { store.frames = saved }
                 return try evaluate(expression)
             }
         }
-        if let block = blocks[name] { return try render(block) }
-        return variables[name]
+        if let block = store.blocks[slot] { return try render(block) }
+        return store.values[slot]
     }
 
     /// `#set($name = value)`: the running macro's parameter when it has one by that name
     /// (Velocity 1.7 keeps other variables global), else the template's variable.
-    func bind(_ name: String, to value: VTLValue) {
-        if frames.last?[name] != nil {
-            frames[frames.count - 1][name] = .value(value)
+    func bind(_ variable: VTLVariable, to value: VTLValue) {
+        let slot = variable.slot
+        if !store.frames.isEmpty, store.frames[store.frames.count - 1][slot] != nil {
+            store.frames[store.frames.count - 1][slot] = .value(value)
             return
         }
-        blocks[name] = nil
-        variables[name] = value
+        store.blocks[slot] = nil
+        store.values[slot] = value
     }
 
     /// `#define($name)`: the block replaces whatever the variable held.
-    func define(_ name: String, _ body: [VTLNode]) {
-        variables[name] = nil
-        blocks[name] = body
+    func define(_ variable: VTLVariable, _ body: [VTLNode]) {
+        store.values[variable.slot] = nil
+        store.blocks[variable.slot] = body
     }
 
     /// What a name is bound to, so a loop can put it back after it.
@@ -51,18 +53,18 @@ extension VTLEvaluation {
         case global(VTLValue?, [VTLNode]?)
     }
 
-    func binding(of name: String) -> SavedBinding {
-        if let binding = frames.last?[name] { return .parameter(binding) }
-        return .global(variables[name], blocks[name])
+    func binding(of variable: VTLVariable) -> SavedBinding {
+        if let binding = store.frames.last?[variable.slot] { return .parameter(binding) }
+        return .global(store.values[variable.slot], store.blocks[variable.slot])
     }
 
-    func restore(_ saved: SavedBinding, of name: String) {
+    func restore(_ saved: SavedBinding, of variable: VTLVariable) {
         switch saved {
         case .parameter(let binding):
-            frames[frames.count - 1][name] = binding
+            store.frames[store.frames.count - 1][variable.slot] = binding
         case .global(let value, let block):
-            variables[name] = value
-            blocks[name] = block
+            store.values[variable.slot] = value
+            store.blocks[variable.slot] = block
         }
     }
 
@@ -82,13 +84,13 @@ extension VTLEvaluation {
     /// Velocity 1.7 without strict arguments does); extra arguments are ignored. Recursion is
     /// bounded by ``VTLLimits/depth``.
     func call(_ macro: VTLMacro, named name: String, with arguments: [VTLExpression], at position: VTLPosition) throws {
-        var frame: [String: VTLBinding] = [:]
+        var frame: [Int: VTLBinding] = [:]
         for (offset, parameter) in macro.parameters.enumerated() where offset < arguments.count {
-            frame[parameter] = .argument(arguments[offset])
+            frame[parameter.slot] = .argument(arguments[offset])
         }
         try nested {
-            frames.append(frame)
-            defer { frames.removeLast() }
+            store.frames.append(frame)
+            defer { store.frames.removeLast() }
             try run(macro.body)
         }
     }

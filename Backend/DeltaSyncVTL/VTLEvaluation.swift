@@ -11,12 +11,8 @@ final class VTLEvaluation {
     }
 
     let template: String
-    /// The template's variables (`#set` at the top, the embedder's context).
-    var variables: [String: VTLValue]
-    /// `#define`d blocks by variable name: a name is in this or in ``variables``, never both.
-    var blocks: [String: [VTLNode]] = [:]
-    /// One frame per running macro call: its parameters, bound to the call's arguments.
-    var frames: [[String: VTLBinding]] = []
+    /// The variables, `#define`d blocks and macro frames.
+    var store: VTLVariableStore
     let macros: [String: VTLMacro]
     let limits: VTLLimits
     let runtime: VTLRuntime
@@ -29,9 +25,9 @@ final class VTLEvaluation {
     private var steps = 0
     private var depth = 0
 
-    init(template: String, variables: [String: VTLValue], macros: [String: VTLMacro], limits: VTLLimits, runtime: VTLRuntime) {
+    init(template: String, variables: VTLVariableStore, macros: [String: VTLMacro], limits: VTLLimits, runtime: VTLRuntime) {
         self.template = template
-        self.variables = variables
+        self.store = variables
         self.macros = macros
         self.limits = limits
         self.runtime = runtime
@@ -81,7 +77,7 @@ final class VTLEvaluation {
         }
     }
 
-    private func loop(_ variable: String, over collection: VTLValue, body: [VTLNode], at position: VTLPosition) throws {
+    private func loop(_ variable: VTLVariable, over collection: VTLValue, body: [VTLNode], at position: VTLPosition) throws {
         let items: [VTLValue]
         switch collection {
         case .list(let list): items = list.items
@@ -92,20 +88,20 @@ final class VTLEvaluation {
         guard items.count <= limits.iterationsPerLoop else {
             throw failure("#foreach over \(items.count) items: a loop may run at most \(limits.iterationsPerLoop) times", at: position)
         }
-        let saved = (binding(of: variable), binding(of: "foreach"), binding(of: "velocityCount"))
+        let saved = (binding(of: variable), binding(of: VTLSymbols.foreach), binding(of: VTLSymbols.velocityCount))
         defer {
             restore(saved.0, of: variable)
-            restore(saved.1, of: "foreach")
-            restore(saved.2, of: "velocityCount")
+            restore(saved.1, of: VTLSymbols.foreach)
+            restore(saved.2, of: VTLSymbols.velocityCount)
         }
         try nested {
             for (offset, item) in items.enumerated() {
                 bind(variable, to: item)
-                bind("foreach", to: .map(VTLMap([
+                bind(VTLSymbols.foreach, to: .map(VTLMap([
                     "count": .int(offset + 1), "index": .int(offset), "hasNext": .bool(offset + 1 < items.count),
                     "first": .bool(offset == 0), "last": .bool(offset + 1 == items.count),
                 ])))
-                bind("velocityCount", to: .int(offset + 1))
+                bind(VTLSymbols.velocityCount, to: .int(offset + 1))
                 do {
                     try run(body)
                 } catch Control.breakLoop {
@@ -120,8 +116,8 @@ final class VTLEvaluation {
     func evaluate(_ reference: VTLReference) throws -> VTLValue {
         var path = reference.path[...]
         var value: VTLValue
-        let bound = try lookup(reference.name)
-        if reference.name == "util" || reference.name == "utils", bound == nil {
+        let bound = try lookup(reference.variable)
+        if reference.builtin == .util, bound == nil {
             var namespace: [String] = []
             while case .property(let name)? = path.first {
                 namespace.append(name)
@@ -133,7 +129,7 @@ final class VTLEvaluation {
             path = path.dropFirst()
             let arguments = try argumentExpressions.map(evaluate)
             value = try VTLUtil.call(namespace + [name], arguments, in: self, at: reference.position)
-        } else if reference.name == "extensions", bound == nil, case .method(let name, let argumentExpressions)? = path.first {
+        } else if reference.builtin == .extensions, bound == nil, case .method(let name, let argumentExpressions)? = path.first {
             path = path.dropFirst()
             value = try VTLExtensions.call(name, try argumentExpressions.map(evaluate), in: self, at: reference.position)
         } else {
@@ -156,9 +152,9 @@ final class VTLEvaluation {
 
     private func assign(_ value: VTLValue, to target: VTLReference) throws {
         guard let last = target.path.last else {
-            return bind(target.name, to: value)
+            return bind(target.variable, to: value)
         }
-        let owner = try evaluate(VTLReference(name: target.name, path: Array(target.path.dropLast()), position: target.position))
+        let owner = try evaluate(VTLReference(variable: target.variable, path: Array(target.path.dropLast()), position: target.position))
         switch (owner, last) {
         case (.map(let map), .property(let key)):
             map.entries[key] = value

@@ -15,7 +15,7 @@ extension VTLParser {
             try close(name)
             afterHeader(&self)
             let (body, _) = try nodes(until: ["end"])
-            return .define(target.name, body)
+            return .define(target.variable, body)
         case "macro":
             try open(name)
             skipBlanks()
@@ -23,7 +23,7 @@ extension VTLParser {
             guard let first = macroName.first, first.isLetter else {
                 throw error("#macro needs a name first, as #macro(greet $name)", at: self.position(index))
             }
-            var parameters: [String] = []
+            var parameters: [VTLVariable] = []
             while true {
                 skipBlanks()
                 if current == "," {
@@ -37,7 +37,7 @@ extension VTLParser {
                 guard current == "$", let parameter = try reference(), parameter.path.isEmpty else {
                     throw error("#macro(\(macroName) ...) takes its parameters as $name, up to ')'", at: self.position(index))
                 }
-                parameters.append(parameter.name)
+                parameters.append(parameter.variable)
             }
             afterHeader(&self)
             let (body, _) = try nodes(until: ["end"])

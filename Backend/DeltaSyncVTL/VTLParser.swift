@@ -9,6 +9,8 @@ struct VTLParser {
     /// The template's `#macro`s by name, collected while parsing: a call may come before the
     /// definition, as Velocity 1.7 resolves calls when it renders.
     var macros: [String: VTLMacro] = [:]
+    /// The variables the template names, each with its slot.
+    var symbols = VTLSymbols()
     static let directives: Set<String> = [
         "set", "if", "elseif", "else", "end", "foreach", "break", "return", "stop", "define", "macro", "noescape",
     ]
@@ -192,7 +194,7 @@ struct VTLParser {
             try close(name)
             afterHeader(&self)
             let (body, _) = try nodes(until: ["end"])
-            return .loop(variable: variable.name, over: collection, body: body, position)
+            return .loop(variable: variable.variable, over: collection, body: body, position)
         case "define", "macro", "noescape":
             return try block(name, at: position, afterHeader: afterHeader)
         case "break":
@@ -228,7 +230,7 @@ struct VTLParser {
         guard cursor < chars.count, chars[cursor].isLetter || chars[cursor] == "_" else { return nil }
         index = cursor
         let name = identifier()
-        var reference = VTLReference(name: name, path: [], position: position(start))
+        var reference = VTLReference(variable: symbols.variable(name), path: [], position: position(start))
         while index < chars.count {
             if chars[index] == ".", index + 1 < chars.count, chars[index + 1].isLetter || chars[index + 1] == "_" {
                 index += 1

@@ -7,10 +7,10 @@ indirect enum VTLNode {
     /// `#set($x = ...)`, `#set($map.key = ...)`.
     case set(VTLReference, VTLExpression, VTLPosition)
     case conditional([(condition: VTLExpression, body: [VTLNode])], otherwise: [VTLNode]?)
-    case loop(variable: String, over: VTLExpression, body: [VTLNode], VTLPosition)
+    case loop(variable: VTLVariable, over: VTLExpression, body: [VTLNode], VTLPosition)
     case breakLoop
     /// `#define($name) ... #end`: `$name` renders the body when referenced.
-    case define(String, [VTLNode])
+    case define(VTLVariable, [VTLNode])
     /// `#name(arguments)` of a `#macro`; `source` is printed when no macro has the name.
     case macroCall(String, [VTLExpression], source: String, VTLPosition)
     /// `#noescape ... #end`: the body as it is (nothing is escaped here anyway).
@@ -22,7 +22,7 @@ indirect enum VTLNode {
 
 /// `#macro(name $a $b) ... #end`: the parameters' names (without `$`) and the body.
 struct VTLMacro {
-    var parameters: [String]
+    var parameters: [VTLVariable]
     var body: [VTLNode]
 }
 
@@ -34,9 +34,28 @@ struct VTLReference {
         case index(VTLExpression)
     }
 
-    var name: String
+    /// What the name is when no variable has it: `$util` (or `$utils`), `$extensions`.
+    enum Builtin {
+        case none, util, extensions
+    }
+
+    var variable: VTLVariable
     var path: [Segment]
     var position: VTLPosition
+    let builtin: Builtin
+
+    var name: String { variable.name }
+
+    init(variable: VTLVariable, path: [Segment], position: VTLPosition) {
+        self.variable = variable
+        self.path = path
+        self.position = position
+        switch variable.name {
+        case "util", "utils": builtin = .util
+        case "extensions": builtin = .extensions
+        default: builtin = .none
+        }
+    }
 }
 
 indirect enum VTLExpression {

@@ -20,6 +20,7 @@ public struct VTLTemplate: @unchecked Sendable {
     // every rendering, so nothing mutable is shared between renderings.
     let nodes: [VTLNode]
     let macros: [String: VTLMacro]
+    let symbols: VTLSymbols
     /// The name errors carry (`Mutation.createPost.req.vtl`).
     public let name: String
 
@@ -28,6 +29,7 @@ public struct VTLTemplate: @unchecked Sendable {
         var parser = VTLParser(text, name: name)
         nodes = try parser.parse()
         macros = parser.macros
+        symbols = parser.symbols
         self.name = name
     }
 
@@ -41,7 +43,7 @@ public struct VTLTemplate: @unchecked Sendable {
     ///   exist, a type that does not fit), ``VTLRaisedError`` for `$util.error(...)`,
     ///   `$util.validate(false, ...)` and `$util.unauthorized()`.
     public func render(_ variables: [String: VTLValue], limits: VTLLimits = VTLLimits(), runtime: VTLRuntime = VTLRuntime()) throws -> VTLRendering {
-        let evaluation = VTLEvaluation(template: name, variables: variables, macros: macros, limits: limits, runtime: runtime)
+        let evaluation = VTLEvaluation(template: name, variables: VTLVariableStore(symbols: symbols, variables: variables), macros: macros, limits: limits, runtime: runtime)
         var returned: VTLValue??
         do {
             try evaluation.run(nodes)
