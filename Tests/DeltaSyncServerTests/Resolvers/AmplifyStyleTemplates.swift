@@ -111,14 +111,7 @@ enum AmplifyStyleTemplates {
             #if( $foreach.hasNext )#set( $expression = "$expression," )#end
           #end
         #end
-        #set( $condition = {"expression": "attribute_exists(#id)", "expressionNames": {"#id": "id"}, "expressionValues": {}} )
-        #if( $ctx.args.condition )
-          #set( $extra = $util.parseJson($util.transform.toDynamoDBConditionExpression($ctx.args.condition)) )
-          $util.qr($condition.put("expression", "($condition.expression) AND $extra.expression"))
-          $util.qr($condition.expressionNames.putAll($extra.expressionNames))
-          $util.qr($condition.expressionValues.putAll($util.defaultIfNull($extra.expressionValues, {})))
-        #end
-        #if( $condition.expressionValues.isEmpty() )$util.qr($condition.remove("expressionValues"))#end
+        """## + existsCondition + ##"""
         {
           "version": "2018-05-29",
           "operation": "UpdateItem",
@@ -129,7 +122,18 @@ enum AmplifyStyleTemplates {
         }
         """##
 
-    static let deleteRequest = ##"""
+    static let deleteRequest = existsCondition + ##"""
+        {
+          "version": "2018-05-29",
+          "operation": "DeleteItem",
+          "key": {"id": $util.dynamodb.toDynamoDBJson($ctx.args.input.id)},
+          "condition": $util.toJson($condition),
+          "_version": $util.defaultIfNull($ctx.args.input._version, 0)
+        }
+        """##
+
+    /// `$condition`: the item must exist, and the caller's `condition` input must hold.
+    static let existsCondition = ##"""
         #set( $condition = {"expression": "attribute_exists(#id)", "expressionNames": {"#id": "id"}, "expressionValues": {}} )
         #if( $ctx.args.condition )
           #set( $extra = $util.parseJson($util.transform.toDynamoDBConditionExpression($ctx.args.condition)) )
@@ -138,13 +142,6 @@ enum AmplifyStyleTemplates {
           $util.qr($condition.expressionValues.putAll($util.defaultIfNull($extra.expressionValues, {})))
         #end
         #if( $condition.expressionValues.isEmpty() )$util.qr($condition.remove("expressionValues"))#end
-        {
-          "version": "2018-05-29",
-          "operation": "DeleteItem",
-          "key": {"id": $util.dynamodb.toDynamoDBJson($ctx.args.input.id)},
-          "condition": $util.toJson($condition),
-          "_version": $util.defaultIfNull($ctx.args.input._version, 0)
-        }
         """##
 
     static let getRequest = ##"""
