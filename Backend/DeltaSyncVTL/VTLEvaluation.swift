@@ -97,10 +97,7 @@ final class VTLEvaluation {
         try nested {
             for (offset, item) in items.enumerated() {
                 bind(variable, to: item)
-                bind(VTLSymbols.foreach, to: .map(VTLMap([
-                    "count": .int(offset + 1), "index": .int(offset), "hasNext": .bool(offset + 1 < items.count),
-                    "first": .bool(offset == 0), "last": .bool(offset + 1 == items.count),
-                ])))
+                bind(VTLSymbols.foreach, to: .map(VTLMap(Self.loopScope(offset, of: items.count))))
                 bind(VTLSymbols.velocityCount, to: .int(offset + 1))
                 do {
                     try run(body)
@@ -110,6 +107,23 @@ final class VTLEvaluation {
             }
         }
     }
+
+    /// `$foreach`'s entries, keys in a fixed order: each iteration's map is a new map (a
+    /// template may keep one), whose keys are shared with ``loopScopeKeys`` rather than hashed anew.
+    private static func loopScope(_ offset: Int, of count: Int) -> OrderedDictionary<String, VTLValue> {
+        var entries = loopScopeKeys
+        entries.values[0] = .int(offset + 1)
+        entries.values[1] = .int(offset)
+        entries.values[2] = .bool(offset + 1 < count)
+        entries.values[3] = .bool(offset == 0)
+        entries.values[4] = .bool(offset + 1 == count)
+        return entries
+    }
+
+    // Safe to share: its values are nulls, and each use mutates a copy (copy on write).
+    nonisolated(unsafe) private static let loopScopeKeys: OrderedDictionary<String, VTLValue> = [
+        "count": .null, "index": .null, "hasNext": .null, "first": .null, "last": .null,
+    ]
 
     // MARK: - References
 
@@ -295,7 +309,7 @@ final class VTLEvaluation {
 
     func write(_ text: String) throws {
         output += text
-        written += text.count
+        written += VTLCharacterCount.of(text)
         guard written <= limits.outputCharacters else {
             throw failure("the template printed more than \(limits.outputCharacters) characters", at: nil)
         }

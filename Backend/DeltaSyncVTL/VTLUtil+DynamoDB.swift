@@ -12,12 +12,17 @@ extension VTLUtil {
         let asJSON = function.hasSuffix("Json") && function != "fromS3ObjectJson"
         if asJSON { function.removeLast(4) }
         let fail = { (message: String) in evaluation.failure("$util.\(name): \(message)", at: position) }
-        let expected = ["toNull": 0...0, "toS3Object": 3...4][function] ?? 1...1
+        let expected: ClosedRange<Int>
+        switch function {
+        case "toNull": expected = 0...0
+        case "toS3Object": expected = 3...4
+        default: expected = 1...1
+        }
         guard expected.contains(arguments.count) else {
             throw fail("takes \(expected.lowerBound == expected.upperBound ? "\(expected.lowerBound)" : "\(expected.lowerBound) or \(expected.upperBound)") argument(s), got \(arguments.count)")
         }
         guard let value = try dynamodb(function, arguments, fail: fail) else { return nil }
-        return asJSON ? .string(value.json.jsonText) : value
+        return asJSON ? .string(value.jsonText) : value
     }
 
     private static func dynamodb(_ function: String, _ arguments: [VTLValue], fail: (String) -> VTLError) throws -> VTLValue? {

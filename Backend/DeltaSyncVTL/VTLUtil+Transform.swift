@@ -9,7 +9,7 @@ extension VTLUtil {
         case "transform.toDynamoDBFilterExpression", "transform.toDynamoDBConditionExpression":
             guard arguments.count == 1 else { throw fail("takes 1 argument, the filter map, got \(arguments.count)") }
             // A JSON string, as AppSync returns it (templates read it with $util.parseJson).
-            return .string(try VTLFilterExpression.expression(of: arguments[0], fail: fail).json.jsonText)
+            return .string(try VTLFilterExpression.expression(of: arguments[0], fail: fail).jsonText)
         case "transform.toSubscriptionFilter":
             guard (1...3).contains(arguments.count) else { throw fail("takes 1 to 3 arguments, got \(arguments.count)") }
             var ignored: Set<String> = []

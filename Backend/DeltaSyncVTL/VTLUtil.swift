@@ -8,11 +8,6 @@ import Foundation
 /// ``dynamodb(_:_:in:at:)`` and `transform` in ``transform(_:_:in:at:)``. Not here:
 /// `transform.toElasticsearchQueryDSL`, `rds`, `http`, `xml`.
 enum VTLUtil {
-    /// The families after the functions of ``call(_:_:in:at:)``, each `nil` for a name it lacks.
-    private static var families: [(String, [VTLValue], VTLEvaluation, VTLPosition) throws -> VTLValue?] {
-        [runtime, family, time, dynamodb, transform]
-    }
-
     static func call(_ path: [String], _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         let name = path.joined(separator: ".")
         func argument(_ offset: Int) -> VTLValue { arguments.indices.contains(offset) ? arguments[offset] : .null }
@@ -28,7 +23,7 @@ enum VTLUtil {
             return .string("")
         case "toJson":
             try expect(1...1)
-            return .string(argument(0).json.jsonText)
+            return .string(argument(0).jsonText)
         case "parseJson":
             try expect(1...1)
             guard case .string(let text) = argument(0), let json = try? JSONValue(parsing: text) else {
@@ -87,9 +82,12 @@ enum VTLUtil {
             // The resolver layer names the field: "Not Authorized to access <field> on type <Type>".
             throw VTLRaisedError(message: "Not Authorized to access this field", errorType: "Unauthorized", data: .null, errorInfo: .null)
         default:
-            for family in families {
-                if let value = try family(name, arguments, evaluation, position) { return value }
-            }
+            // The families, each `nil` for a name it lacks.
+            if let value = try runtime(name, arguments, in: evaluation, at: position) { return value }
+            if let value = try family(name, arguments, in: evaluation, at: position) { return value }
+            if let value = try time(name, arguments, in: evaluation, at: position) { return value }
+            if let value = try dynamodb(name, arguments, in: evaluation, at: position) { return value }
+            if let value = try transform(name, arguments, in: evaluation, at: position) { return value }
             throw evaluation.failure("$util.\(name) is not a function DeltaSync has", at: position)
         }
     }
