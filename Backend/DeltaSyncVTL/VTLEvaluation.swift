@@ -142,10 +142,10 @@ final class VTLEvaluation {
             }
             path = path.dropFirst()
             let arguments = try argumentExpressions.map(evaluate)
-            value = try VTLUtil.call(namespace + [name], arguments, in: self, at: reference.position)
+            value = try VTLUtil.call(namespace + [name.text], arguments, in: self, at: reference.position)
         } else if reference.builtin == .extensions, bound == nil, case .method(let name, let argumentExpressions)? = path.first {
             path = path.dropFirst()
-            value = try VTLExtensions.call(name, try argumentExpressions.map(evaluate), in: self, at: reference.position)
+            value = try VTLExtensions.call(name.text, try argumentExpressions.map(evaluate), in: self, at: reference.position)
         } else {
             value = bound ?? .null
         }

@@ -230,16 +230,16 @@ struct VTLParser {
         guard cursor < chars.count, chars[cursor].isLetter || chars[cursor] == "_" else { return nil }
         index = cursor
         let name = identifier()
-        var reference = VTLReference(variable: symbols.variable(name), path: [], position: position(start))
+        var path: [VTLReference.Segment] = []
         while index < chars.count {
             if chars[index] == ".", index + 1 < chars.count, chars[index + 1].isLetter || chars[index + 1] == "_" {
                 index += 1
                 let member = identifier()
                 if current == "(" {
                     index += 1
-                    reference.path.append(.method(member, try arguments(closing: ")")))
+                    path.append(.method(VTLMethodName(member), try arguments(closing: ")")))
                 } else {
-                    reference.path.append(.property(member))
+                    path.append(.property(member))
                 }
             } else if chars[index] == "[" {
                 index += 1
@@ -247,7 +247,7 @@ struct VTLParser {
                 skipBlanks()
                 guard current == "]" else { throw error("'[' of \(String(chars[start..<index])) needs its ']'", at: position(index)) }
                 index += 1
-                reference.path.append(.index(key))
+                path.append(.index(key))
             } else {
                 break
             }
@@ -256,7 +256,7 @@ struct VTLParser {
             guard current == "}" else { throw error("${ needs its closing }", at: position(index)) }
             index += 1
         }
-        return reference
+        return VTLReference(variable: symbols.variable(name), path: path, position: position(start))
     }
 
     private mutating func arguments(closing: Character) throws(VTLError) -> [VTLExpression] {

@@ -26,11 +26,12 @@ struct VTLMacro {
     var body: [VTLNode]
 }
 
-/// `$name` followed by properties, method calls and indexes.
-struct VTLReference {
+/// `$name` followed by properties, method calls and indexes. A class: the nodes that hold
+/// it share it, rather than copying its name and path each time they run.
+final class VTLReference {
     enum Segment {
         case property(String)
-        case method(String, [VTLExpression])
+        case method(VTLMethodName, [VTLExpression])
         case index(VTLExpression)
     }
 
@@ -39,9 +40,9 @@ struct VTLReference {
         case none, util, extensions
     }
 
-    var variable: VTLVariable
-    var path: [Segment]
-    var position: VTLPosition
+    let variable: VTLVariable
+    let path: [Segment]
+    let position: VTLPosition
     let builtin: Builtin
 
     var name: String { variable.name }
