@@ -131,18 +131,13 @@ final class VTLEvaluation {
         var path = reference.path[...]
         var value: VTLValue
         let bound = try lookup(reference.variable)
-        if reference.builtin == .util, bound == nil {
-            var namespace: [String] = []
-            while case .property(let name)? = path.first {
-                namespace.append(name)
-                path = path.dropFirst()
-            }
-            guard case .method(let name, let argumentExpressions)? = path.first else {
-                throw failure("$util.\(namespace.joined(separator: ".")) is not a function; call one, as $util.toJson(...)", at: reference.position)
-            }
-            path = path.dropFirst()
-            let arguments = try argumentExpressions.map(evaluate)
-            value = try VTLUtil.call(namespace + [name.text], arguments, in: self, at: reference.position)
+        if reference.builtin == .util, bound == nil, let function = reference.utilFunction,
+            case .method(_, let argumentExpressions) = path[function.call] {
+            path = path.dropFirst(function.call + 1)
+            value = try VTLUtil.call(function.name, try argumentExpressions.map(evaluate), in: self, at: reference.position)
+        } else if reference.builtin == .util, bound == nil {
+            let namespace = path.map { if case .property(let name) = $0 { name } else { "" } }.prefix { !$0.isEmpty }
+            throw failure("$util.\(namespace.joined(separator: ".")) is not a function; call one, as $util.toJson(...)", at: reference.position)
         } else if reference.builtin == .extensions, bound == nil, case .method(let name, let argumentExpressions)? = path.first {
             path = path.dropFirst()
             value = try VTLExtensions.call(name.text, try argumentExpressions.map(evaluate), in: self, at: reference.position)

@@ -44,6 +44,9 @@ final class VTLReference {
     let path: [Segment]
     let position: VTLPosition
     let builtin: Builtin
+    /// For `$util.a.b(...)`: the function's name (`a.b`), joined once, and the offset in
+    /// ``path`` of its call.
+    let utilFunction: (name: String, call: Int)?
 
     var name: String { variable.name }
 
@@ -55,6 +58,13 @@ final class VTLReference {
         case "util", "utils": builtin = .util
         case "extensions": builtin = .extensions
         default: builtin = .none
+        }
+        let namespace = path.prefix { if case .property = $0 { true } else { false } }
+        if builtin == .util, namespace.count < path.count, case .method(let method, _) = path[namespace.count] {
+            let names = namespace.map { if case .property(let name) = $0 { name } else { "" } }
+            utilFunction = ((names + [method.text]).joined(separator: "."), namespace.count)
+        } else {
+            utilFunction = nil
         }
     }
 }

@@ -8,8 +8,8 @@ import Foundation
 /// ``dynamodb(_:_:in:at:)`` and `transform` in ``transform(_:_:in:at:)``. Not here:
 /// `transform.toElasticsearchQueryDSL`, `rds`, `http`, `xml`.
 enum VTLUtil {
-    static func call(_ path: [String], _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
-        let name = path.joined(separator: ".")
+    /// `$util.<name>(arguments)`, `name` with its namespace (`dynamodb.toDynamoDB`).
+    static func call(_ name: String, _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         func argument(_ offset: Int) -> VTLValue { arguments.indices.contains(offset) ? arguments[offset] : .null }
         func expect(_ counts: ClosedRange<Int>) throws {
             guard counts.contains(arguments.count) else {

@@ -21,12 +21,26 @@ extension VTLValue {
         case .double(let value): JSONWriter.writeDouble(value, to: &out)
         case .string(let value): JSONWriter.writeString(value, to: &out)
         case .list(let list):
-            JSONWriter.writeArray(list.items, to: &out) { $0.writeJSON(to: &$1) }
+            // Written here rather than with JSONWriter's generic writeArray and writeObject,
+            // which are not specialised across modules: the same bytes.
+            out.append(UInt8(ascii: "["))
+            for (offset, item) in list.items.enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                item.writeJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .map(let map):
             let members = map.entries.elements
             // JSONWriter's key order: UTF-8 bytes, compared as unsigned.
             let ordered = members.count < 2 ? Array(members) : members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            JSONWriter.writeObject(ordered, to: &out) { $0.writeJSON(to: &$1) }
+            out.append(UInt8(ascii: "{"))
+            for (offset, member) in ordered.enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.writeJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 }
