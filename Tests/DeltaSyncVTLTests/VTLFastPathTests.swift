@@ -35,6 +35,21 @@ struct VTLFastPathTests {
         }
     }
 
+    @Test func namesAreResolvedWhenParsed() throws {
+        #expect(VTLMethodName("add").known == .add)
+        #expect(VTLMethodName("getAdd").known == nil)
+        let template = try VTLTemplate("$util.str.toUpper($x) $util.dynamodb.toDynamoDBJson(1)", name: "t.vtl")
+        guard case .reference(let reference, _, _) = template.nodes[0] else {
+            Issue.record("not a reference")
+            return
+        }
+        #expect(reference.utilFunction?.name == "str.toUpper")
+        #expect(reference.utilFunction?.call == 1)
+        #expect(throws: VTLError.self) { try VTLTemplate("$util.str[0]", name: "t.vtl").render([:]) }
+        let bound = try VTLTemplate("$util.str.length()", name: "t.vtl").render(["util": .map(VTLMap(["str": .string("abc")]))])
+        #expect(bound.output == "3")
+    }
+
     @Test func slotsAreGivenOncePerName() {
         var symbols = VTLSymbols()
         let a = symbols.variable("a")
