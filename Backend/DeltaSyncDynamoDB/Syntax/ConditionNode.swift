@@ -1,0 +1,30 @@
+/// A condition, filter or key condition as parsed: comparisons, `BETWEEN`, `IN`, functions and
+/// `AND`/`OR`/`NOT`.
+public indirect enum ConditionNode: Sendable, Hashable {
+    /// `=`, `<>`, `<`, `<=`, `>`, `>=`.
+    public enum Comparator: String, Sendable, Hashable, CaseIterable {
+        case equal = "="
+        case notEqual = "<>"
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+    }
+
+    case compare(ExpressionOperand, Comparator, ExpressionOperand)
+    /// `subject BETWEEN low AND high`.
+    case between(ExpressionOperand, ExpressionOperand, ExpressionOperand)
+    /// `subject IN (a, b, ...)`.
+    case `in`(ExpressionOperand, [ExpressionOperand])
+    case attributeExists(DocumentPath)
+    case attributeNotExists(DocumentPath)
+    /// `attribute_type(path, :type)`.
+    case attributeType(DocumentPath, ExpressionOperand)
+    /// `begins_with(subject, prefix)`.
+    case beginsWith(ExpressionOperand, ExpressionOperand)
+    /// `contains(subject, operand)`.
+    case contains(ExpressionOperand, ExpressionOperand)
+    case not(ConditionNode)
+    case and(ConditionNode, ConditionNode)
+    case or(ConditionNode, ConditionNode)
+}
