@@ -211,6 +211,8 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncVTL"
         ),
+        // DynamoDB's language over plain items: typed values; condition, key, update, projection expressions.
+        .target(name: "DeltaSyncDynamoDB", dependencies: ["DeltaSyncCore"], path: "Backend/DeltaSyncDynamoDB"),
         .target(
             name: "DeltaSyncFunctions",
             dependencies: [
@@ -527,6 +529,11 @@ let package = Package(
             name: "DeltaSyncVTLTests",
             dependencies: ["DeltaSyncVTL", "DeltaSyncCore"],
             path: "Tests/DeltaSyncVTLTests"
+        ),
+        .testTarget(
+            name: "DeltaSyncDynamoDBTests",
+            dependencies: ["DeltaSyncDynamoDB", "DeltaSyncCore"],
+            path: "Tests/DeltaSyncDynamoDBTests"
         ),
         .testTarget(
             name: "DeltaSyncFunctionsTests",

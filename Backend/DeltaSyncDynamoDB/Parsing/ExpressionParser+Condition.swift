@@ -28,9 +28,7 @@ extension ExpressionParser {
 
     private mutating func primaryCondition() throws(DynamoDBError) -> ConditionNode {
         if current.kind == .symbol("(") { return try group() }
-        if case .word(let word) = current.kind, peek(1).kind == .symbol("("),
-            Self.functionNames.contains(word.lowercased()), word.lowercased() != "size"
-        {
+        if case .word(let word) = current.kind, peek(1).kind == .symbol("("), Self.conditionFunctions.contains(word.lowercased()) {
             return try functionCondition(word)
         }
         let subject = try operand(.condition)
@@ -72,6 +70,9 @@ extension ExpressionParser {
         return inner
     }
 
+    /// The functions that are conditions themselves (`size` and the update functions are operands).
+    static let conditionFunctions: Set<String> = ["attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains"]
+
     private mutating func functionCondition(_ name: String) throws(DynamoDBError) -> ConditionNode {
         let function = name.lowercased()
         let arguments = try functionArguments(.condition)
@@ -99,7 +100,7 @@ extension ExpressionParser {
                 }
             }
             return .beginsWith(arguments[0], arguments[1])
-        default:
+        default:  // contains
             try checkCount(name, arguments, 2)
             return .contains(arguments[0], arguments[1])
         }
