@@ -23,6 +23,7 @@ public struct DynamoDBError: Error, Sendable, Equatable, CustomStringConvertible
     /// DynamoDB's message, without the SDK's `(Service: ...)` suffix.
     public var message: String
 
+    /// An error of `type` (by default AppSync's spelling of a `ValidationException`).
     public init(type: AppSyncErrorType = .dynamoDBException, code: String = "ValidationException", message: String) {
         self.type = type
         self.code = code
@@ -40,6 +41,7 @@ public struct DynamoDBError: Error, Sendable, Equatable, CustomStringConvertible
         AppSyncError(type, "\(message) (Service: DynamoDb, Status Code: 400, Request ID: \(requestID))")
     }
 
+    /// `type: message`.
     public var description: String { "\(type.rawValue): \(message)" }
 }
 

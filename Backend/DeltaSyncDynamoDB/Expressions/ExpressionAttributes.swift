@@ -22,6 +22,7 @@ public struct ExpressionAttributes: Sendable, Hashable {
     /// `:placeholder` → value.
     public var values: [String: AttributeValue]
 
+    /// Names and values already read (keys with their `#` and `:`).
     public init(names: [String: String] = [:], values: [String: AttributeValue] = [:]) {
         self.names = names
         self.values = values
@@ -103,6 +104,7 @@ public struct ExpressionPlaceholders: Sendable, Hashable {
     /// `:v` placeholders, with their `:`.
     public var values: Set<String> = []
 
+    /// The placeholders, with their `#` and `:`.
     public init(names: Set<String> = [], values: Set<String> = []) {
         self.names = names
         self.values = values

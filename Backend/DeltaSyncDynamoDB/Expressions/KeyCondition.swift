@@ -17,6 +17,7 @@ public struct KeyCondition: Sendable, Hashable {
     /// The sort key condition, if the expression has one.
     public var sortKey: SortKeyCondition?
 
+    /// A condition on `partitionKey` (and optionally the sort key).
     public init(partitionKey: String, partitionValue: AttributeValue, sortKey: SortKeyCondition? = nil) {
         self.partitionKey = partitionKey
         self.partitionValue = partitionValue
@@ -39,6 +40,7 @@ public struct SortKeyCondition: Sendable, Hashable {
     /// What its value must be.
     public var predicate: KeyPredicate
 
+    /// `predicate` on `attribute`.
     public init(attribute: String, predicate: KeyPredicate) {
         self.attribute = attribute
         self.predicate = predicate
@@ -47,12 +49,19 @@ public struct SortKeyCondition: Sendable, Hashable {
 
 /// What a key condition asks of a key value: the operators DynamoDB allows on keys.
 public enum KeyPredicate: Sendable, Hashable {
+    /// `key = :v`
     case equal(AttributeValue)
+    /// `key < :v`
     case less(AttributeValue)
+    /// `key <= :v`
     case lessOrEqual(AttributeValue)
+    /// `key > :v`
     case greater(AttributeValue)
+    /// `key >= :v`
     case greaterOrEqual(AttributeValue)
+    /// `key BETWEEN :low AND :high`, both bounds included.
     case between(AttributeValue, AttributeValue)
+    /// `begins_with(key, :prefix)`
     case beginsWith(AttributeValue)
 
     /// Whether a stored (plain) key value meets the predicate.

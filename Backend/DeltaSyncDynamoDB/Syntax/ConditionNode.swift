@@ -11,12 +11,15 @@ public indirect enum ConditionNode: Sendable, Hashable {
         case greaterOrEqual = ">="
     }
 
+    /// `left <comparator> right`.
     case compare(ExpressionOperand, Comparator, ExpressionOperand)
     /// `subject BETWEEN low AND high`.
     case between(ExpressionOperand, ExpressionOperand, ExpressionOperand)
     /// `subject IN (a, b, ...)`.
     case `in`(ExpressionOperand, [ExpressionOperand])
+    /// `attribute_exists(path)`: a `NULL` attribute exists.
     case attributeExists(DocumentPath)
+    /// `attribute_not_exists(path)`
     case attributeNotExists(DocumentPath)
     /// `attribute_type(path, :type)`.
     case attributeType(DocumentPath, ExpressionOperand)
@@ -24,7 +27,10 @@ public indirect enum ConditionNode: Sendable, Hashable {
     case beginsWith(ExpressionOperand, ExpressionOperand)
     /// `contains(subject, operand)`.
     case contains(ExpressionOperand, ExpressionOperand)
+    /// `NOT condition`
     case not(ConditionNode)
+    /// `left AND right`
     case and(ConditionNode, ConditionNode)
+    /// `left OR right`
     case or(ConditionNode, ConditionNode)
 }

@@ -17,6 +17,7 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
     /// The steps, the first always a ``Element/name(_:)``.
     public var elements: [Element]
 
+    /// A path of `elements`, the first a name.
     public init(_ elements: [Element]) {
         self.elements = elements
     }
@@ -27,6 +28,7 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
         return ""
     }
 
+    /// The path as written without placeholders: `a.b[2]`.
     public var description: String {
         var text = ""
         for element in elements {

@@ -16,6 +16,7 @@ public struct DynamoDBNumber: Sendable, Hashable, Comparable, CustomStringConver
 
     private let storage: Storage
 
+    /// An integer.
     public init(_ value: Int) { storage = .int(value) }
 
     /// A double; an integral one within `Int`'s range is kept as an integer.
@@ -74,6 +75,7 @@ public struct DynamoDBNumber: Sendable, Hashable, Comparable, CustomStringConver
         }
     }
 
+    /// Numeric order, across integers and doubles.
     public static func < (lhs: DynamoDBNumber, rhs: DynamoDBNumber) -> Bool {
         if case .int(let a) = lhs.storage, case .int(let b) = rhs.storage { return a < b }
         return lhs.doubleValue < rhs.doubleValue
