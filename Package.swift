@@ -232,6 +232,7 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
                 "DeltaSyncSchema",
+                "DeltaSyncDynamoDB",
                 "DeltaSyncStorage",
                 "DeltaSyncVTL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -80,7 +80,7 @@ enum AmplifyStyleTemplates {
     static let updateRequest = ##"""
         #set( $input = {} )
         $util.qr($input.putAll($ctx.args.input))
-        #set( $names = {"#id": "id"} )
+        #set( $names = {} )
         #set( $values = {} )
         #set( $sets = [] )
         #set( $removes = [] )

@@ -144,7 +144,7 @@ import Testing
             let unsupported = try await table.send([
                 "operation": "Query", "query": ["expression": "id = :a OR id = :b", "expressionValues": [":a": ["S": "p1"], ":b": ["S": "p2"]]],
             ])
-            #expect(unsupported["error"] == "DynamoDB:ValidationException")
+            #expect(unsupported["error"] == "DynamoDB:DynamoDbException")
             // A scan in segments reads every item once.
             var seen: [JSONValue] = []
             for segment in 0..<3 {
@@ -193,7 +193,7 @@ import Testing
                     ["table": "Post", "operation": "DeleteItem", "key": ["id": ["S": "b1"]]],
                 ],
             ])
-            #expect(twice["message"] == "Transaction request cannot include multiple operations on one item")
+            #expect(twice["message"].stringValue?.hasPrefix("Transaction request cannot include multiple operations on one item (Service: DynamoDb") == true)
         }
     }
 
@@ -234,7 +234,7 @@ import Testing
         try await Self.withTable { table in
             let cases: [(JSONValue, String)] = [
                 (["operation": "Truncate"], "Unsupported operation 'Truncate'"),
-                (["operation": "GetItem", "key": ["id": ["X": "1"]]], "Supplied AttributeValue is empty"),
+                (["operation": "GetItem", "key": ["id": ["X": "1"]]], "Unknown DynamoDB type \"X\""),
                 (["operation": "GetItem", "key": ["title": ["S": "1"]]], "The provided key element does not match the schema"),
                 (["operation": "UpdateItem", "key": ["id": ["S": "1"]], "update": ["expression": "SET id = :v", "expressionValues": [":v": ["S": "2"]]]],
                  "Cannot update attribute id"),
@@ -244,6 +244,8 @@ import Testing
                 (["operation": "PutItem", "key": ["id": ["S": "1"]], "attributeValues": [:], "condition": ["expression": "#nope = :x"]],
                  "An expression attribute name used in the document path is not defined"),
                 (["operation": "BatchGetItem", "tables": ["Nothing": ["keys": [["id": ["S": "1"]]]]]], "Table: Nothing not found"),
+                (["operation": "Scan", "filter": ["expression": "title = :a", "expressionValues": [":a": ["S": "x"], ":b": ["S": "y"]]]],
+                 "Value provided in ExpressionAttributeValues unused in expressions: keys: {:b}"),
             ]
             for (request, message) in cases {
                 let answer = try await table.send(request)

@@ -70,10 +70,3 @@ struct DynamoDBDataSource: DataSource {
         return found
     }
 }
-
-extension DataSourceFailure {
-    /// DynamoDB's `ValidationException`: a request it cannot run as written.
-    static func validation(_ message: String) -> DataSourceFailure {
-        DataSourceFailure(type: "DynamoDB:ValidationException", message: message)
-    }
-}
