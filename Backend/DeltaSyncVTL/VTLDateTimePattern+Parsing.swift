@@ -1,3 +1,4 @@
+import DeltaSyncCore
 import Foundation
 
 /// Reading a text with a pattern, for `$util.time.parseFormattedToEpochMilliSeconds`.
@@ -30,10 +31,10 @@ extension VTLDateTimePattern {
         }
         var hour = parsed.hour ?? 0
         if parsed.hour == nil, let half = parsed.hourOfHalfDay { hour = half % 12 + (parsed.pm == true ? 12 : 0) }
-        guard (1...12).contains(month), (1...VTLCivilDate.daysInMonth(year: year, month: month)).contains(day),
+        guard (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day),
               (0...23).contains(hour), (0...59).contains(parsed.minute), (0...59).contains(parsed.second)
         else { throw Failure(message: "'\(text)' is not a date and time that exists") }
-        let local = VTLCivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + parsed.minute * 60 + parsed.second
+        let local = CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + parsed.minute * 60 + parsed.second
         let seconds: Int
         if let offset = parsed.offset {
             seconds = local - offset

@@ -1,3 +1,4 @@
+import DeltaSyncCore
 import Foundation
 
 /// A Java `DateTimeFormatter` pattern (`yyyy-MM-dd'T'HH:mm:ss.SSSXXX`), as `$util.time` takes
@@ -74,7 +75,7 @@ struct VTLDateTimePattern {
     /// The instant `milliseconds` after the epoch, in `zone`.
     func format(milliseconds: Int, in zone: VTLTimeZone) -> String {
         let offset = zone.offset(atMilliseconds: milliseconds)
-        let (days, millisecondOfDay) = VTLCivilDate.floorDivide(milliseconds + offset * 1000, 86_400_000)
+        let (days, millisecondOfDay) = CivilDate.floorDivide(milliseconds + offset * 1000, 86_400_000)
         let fields = Fields(days: days, millisecondOfDay: millisecondOfDay, offset: offset, zone: zone, instant: milliseconds)
         return Self.format(tokens, fields)
     }
@@ -100,7 +101,7 @@ struct VTLDateTimePattern {
     }
 
     private static func format(_ letter: Character, _ count: Int, _ fields: Fields) -> String {
-        let (year, month, day) = VTLCivilDate.date(fromDays: fields.days)
+        let (year, month, day) = CivilDate.date(fromDays: fields.days)
         let hour = fields.millisecondOfDay / 3_600_000
         let pad = VTLTimeZone.pad
         func name(_ full: String) -> String { count == 4 ? full : count == 5 ? String(full.prefix(1)) : String(full.prefix(3)) }
@@ -109,8 +110,8 @@ struct VTLDateTimePattern {
         case "y", "u": return count == 2 ? pad(abs(year) % 100, 2) : pad(year, count)
         case "M", "L": return count >= 3 ? name(monthNames[month - 1]) : pad(month, count)
         case "d": return pad(day, count)
-        case "D": return pad(fields.days - VTLCivilDate.days(year: year, month: 1, day: 1) + 1, count)
-        case "E": return name(dayNames[VTLCivilDate.floorDivide(fields.days + 3, 7).1])
+        case "D": return pad(fields.days - CivilDate.days(year: year, month: 1, day: 1) + 1, count)
+        case "E": return name(dayNames[CivilDate.floorDivide(fields.days + 3, 7).1])
         case "a": return hour < 12 ? "AM" : "PM"
         case "H": return pad(hour, count)
         case "h": return pad(hour % 12 == 0 ? 12 : hour % 12, count)

@@ -43,7 +43,7 @@ extension VTLUtil {
             return .string(AWSDateTimeFormat.string(fromMilliseconds: now))
         case "nowEpochSeconds":
             try expect(0...0)
-            return .int(VTLCivilDate.floorDivide(now, 1000).0)
+            return .int(CivilDate.floorDivide(now, 1000).0)
         case "nowEpochMilliSeconds":
             try expect(0...0)
             return .int(now)
@@ -66,7 +66,7 @@ extension VTLUtil {
             return .int(Int((date.timeIntervalSince1970 * 1000).rounded()))
         case "epochMilliSecondsToSeconds":
             try expect(1...1)
-            return .int(VTLCivilDate.floorDivide(try milliseconds(0), 1000).0)
+            return .int(CivilDate.floorDivide(try milliseconds(0), 1000).0)
         case "epochMilliSecondsToISO8601":
             try expect(1...1)
             return .string(AWSDateTimeFormat.string(fromMilliseconds: try milliseconds(0)))
