@@ -65,12 +65,21 @@ extension PostgresItemStore {
     /// One call of `deltasync_insert_rows` for `creates`: the floor it read and, per create,
     /// whether it was written.
     private func insertRows(_ creates: [PostgresInsertStatement.Create]) async throws -> [(floor: Int, written: Bool)] {
-        let statement = PostgresInsertStatement(lockKey: writeLockKey, creates: creates)
+        // Rows in key order: two calls at once that carry the same keys then wait on each other's
+        // key in one order, where in the order their creates arrived they could each hold a key
+        // the other waits for (PostgreSQL's "deadlock detected").
+        let order = creates.indices.sorted { (creates[$0].model, creates[$0].key) < (creates[$1].model, creates[$1].key) }
+        let statement = PostgresInsertStatement(lockKey: writeLockKey, creates: order.map { creates[$0] })
         return try await withConnection { [logger] connection in
             do {
                 for try await (floor, written) in try await connection.connection.execute(statement, logger: logger) {
                     // A count other than the rows' is reported by the group (GroupCallMismatch).
-                    if let floor, let written { return written.map { (floor, $0) } }
+                    if let floor, let written {
+                        guard written.count == order.count else { return written.map { (floor, $0) } }
+                        var answers = [(floor: Int, written: Bool)](repeating: (floor, false), count: order.count)
+                        for (position, index) in order.enumerated() { answers[index] = (floor, written[position]) }
+                        return answers
+                    }
                 }
             } catch {
                 throw PostgresSQL.wrap(error, "create \(creates.count == 1 ? "an item" : "\(creates.count) items") of \(Set(creates.map(\.model)).sorted().joined(separator: ", "))")
