@@ -25,7 +25,9 @@ enum ResolverFields {
                 value = try await resolver.resolve(&context)
             } catch let error as AppSyncError {
                 var shown = error
-                shown.data = ErrorDataSelection.filter(error.data, info: info)
+                let readable = ResolvedValue(schema: environment.schema, caller: scope.caller, field: context.field)
+                    .readableData(error.data, as: info.returnType)
+                shown.data = ErrorDataSelection.filter(readable, info: info)
                 throw shown
             }
             if !context.appendedErrors.isEmpty { scope.append(context.appendedErrors, info: info) }

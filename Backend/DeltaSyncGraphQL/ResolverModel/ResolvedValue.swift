@@ -56,6 +56,13 @@ struct ResolvedValue {
         }
     }
 
+    /// An error's `data` for a field of type `type`: `null` when it is an object of a model the
+    /// caller may not read, as the generated resolvers' error data is.
+    func readableData(_ data: JSONValue, as type: GraphQLOutputType) -> JSONValue {
+        guard let model = modelObject(data, type), !caller.mayRead(data.objectValue ?? [:], of: model) else { return data }
+        return .null
+    }
+
     private func modelObject(_ value: JSONValue, _ type: GraphQLOutputType) -> ModelSchema? {
         guard case .object = value else { return nil }
         var named: GraphQLType = type

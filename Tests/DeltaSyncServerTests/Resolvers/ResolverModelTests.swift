@@ -183,6 +183,15 @@ import Testing
             #expect(secrets.firstError["errorType"] == "Unauthorized")
             #expect(secrets.firstError["path"] == ["secret"])
         }
+        // An error's data is an item too: the caller sees only what the model's rules let them.
+        let raising = #"$util.error("refused", "Custom", \#(owned.jsonText))"#
+        try await Self.withServer([Self.unit("note", request: raising), Self.unit("secret", request: raising)]) { client in
+            let note = try await client.graphQL("{ note { id text } }")
+            #expect(note.firstError["data"] == ["id": "n1", "text": "mine"])
+            let secret = try await client.graphQL("{ secret { id text } }")
+            #expect(secret.firstError["errorType"] == "Custom")
+            #expect(secret.firstError["data"] == .null)
+        }
     }
 
     @Test func brokenDefinitionsStopTheServerWithWhatToFix() async throws {
