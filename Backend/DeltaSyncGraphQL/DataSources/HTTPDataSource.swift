@@ -28,7 +28,7 @@ struct HTTPDataSource: DataSource {
         }
         var url = endpoint + path
         if case .object(let query) = request["params"]["query"], !query.isEmpty {
-            let pairs = query.keys.sorted().map { key in "\(Self.encode(key))=\(Self.encode(query[key]!.stringValue ?? query[key]!.jsonText))" }
+            let pairs = query.keys.sorted().map { key in "\(HTTPResolver.encode(key))=\(HTTPResolver.encode(query[key]!.stringValue ?? query[key]!.jsonText))" }
             url += (url.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
         }
         var outgoing = HTTPClientRequest(url: url)
@@ -50,9 +50,5 @@ struct HTTPDataSource: DataSource {
         } catch {
             throw DataSourceFailure(type: "HTTP:RequestFailed", message: "The request to \(url) failed: \(error). Check that the service is running.")
         }
-    }
-
-    private static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? text
     }
 }

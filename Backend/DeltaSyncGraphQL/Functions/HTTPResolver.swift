@@ -79,7 +79,9 @@ struct HTTPResolver: Sendable {
         return url + (url.contains("?") ? "&" : "?") + items.joined(separator: "&")
     }
 
-    private static func encode(_ text: String) -> String {
+    /// A query string's name or value, percent-encoded: what `@http` fields and the HTTP data
+    /// source both send.
+    static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? text
     }
 }
