@@ -107,8 +107,14 @@ package struct ExecutableSchema: Sendable {
         mutationResolvers.merge(custom[.mutation] ?? [:]) { _, custom in custom }
         queryResolvers.merge(projectResolvers["Query"] ?? [:]) { _, project in project }
         mutationResolvers.merge(projectResolvers["Mutation"] ?? [:]) { _, project in project }
+        // Generated fields with the project's slots run as pipelines around their data step.
+        let steps = GeneratedDataSteps(environment: environment, queries: queries, syncs: syncs, mutations: mutations)
+        for (coordinate, plan) in environment.slotPlans {
+            let resolve = ScopedResolver.make(ResolverFields.resolve(try plan.resolver(generated: steps.step(plan.field, name: coordinate.field)), environment: environment))
+            if coordinate.type == "Query" { queryResolvers[coordinate.field] = resolve } else { mutationResolvers[coordinate.field] = resolve }
+        }
         // A field the project resolves is no longer a generated one: no shortcut, no projection.
-        for coordinate in environment.fieldResolvers.keys {
+        for coordinate in Array(environment.fieldResolvers.keys) + environment.slotPlans.keys {
             if coordinate.type == "Query" { queryFields[coordinate.field] = nil }
             if coordinate.type == "Mutation" { modelMutations[coordinate.field] = nil }
         }

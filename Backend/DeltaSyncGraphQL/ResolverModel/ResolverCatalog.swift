@@ -67,19 +67,22 @@ enum ResolverCatalog {
             return try HTTPDataSource(name: definition.name, endpoint: endpoint)
         case .dynamoDB(let table):
             return try DynamoDBDataSource(name: definition.name, table: table, environment: environment)
+        case .unsupported(let reason):
+            return UnsupportedDataSource(name: definition.name, reason: reason)
         }
     }
 }
 
 extension ResolverEnvironment {
-    /// Resolves the fields `resolvers` name with them instead of the generated resolvers.
+    /// Resolves the fields `resolvers` name with them instead of the generated resolvers, and
+    /// runs `slots` and `overrides` in the generated fields' pipelines.
     ///
-    /// - Throws: what ``ResolverCatalog/compile(_:dataSources:environment:)`` throws.
     /// - Parameter variables: `$ctx.env`.
     /// - Throws: what ``ResolverCatalog/compile(_:dataSources:environment:)`` throws, and
     ///   `BadRequest` for environment variables beyond AppSync's limits.
     package mutating func resolve(
-        with resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition], variables: [String: String] = [:]
+        with resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition], variables: [String: String] = [:],
+        slots: [SlotFunctionDefinition] = [], overrides: [DataStepOverride] = []
     ) throws(AppSyncError) {
         guard variables.count <= 50 else {
             throw AppSyncError(.badRequest, "An API has at most 50 environment variables; \(variables.count) are set.")
@@ -96,5 +99,9 @@ extension ResolverEnvironment {
         }
         resolverVariables = variables
         fieldResolvers = try ResolverCatalog.compile(resolvers, dataSources: dataSources, environment: self)
+        slotPlans = try SlotCatalog.compile(slots, overrides: overrides, environment: self)
+        for coordinate in slotPlans.keys where fieldResolvers[coordinate] != nil {
+            throw AppSyncError(.badRequest, "\(coordinate) has a resolver of the project's and slots or overrides of its generated one: give it one or the other.")
+        }
     }
 }

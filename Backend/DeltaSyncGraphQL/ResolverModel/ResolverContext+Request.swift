@@ -9,6 +9,7 @@ extension ResolverContext {
         self.init(field: FieldCoordinate(type: info.parentType.name, field: info.fieldName), arguments: JSONValue(arguments).objectValue ?? [:])
         self.source = Self.sourceValue(source)
         let request = scope.functionRequest
+        origin = FieldOrigin(scope: scope, info: info)
         identity = request.identity
         self.request = request.json
         self.environment = environment.resolverVariables

@@ -43,6 +43,10 @@ struct ResolverContext: Sendable {
     var runtime = VTLRuntime()
     /// `$extensions` calls templates made, in order.
     var extensions: [RecordedExtension] = []
+    /// The request the field is resolved in, for DeltaSync's generated data steps, which judge
+    /// the caller as the generated resolvers do; `nil` in a context made without a request,
+    /// where those steps refuse to run.
+    var origin: FieldOrigin?
 
     init(field: FieldCoordinate, arguments: Item) {
         self.field = field

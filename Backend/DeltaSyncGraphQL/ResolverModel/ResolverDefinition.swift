@@ -65,6 +65,10 @@ public struct DataSourceDefinition: Sendable {
         case dynamoDB(table: String)
         /// An HTTP endpoint (`https://api.example.com`); requests name a path under it.
         case http(endpoint: String)
+        /// A data source DeltaSync does not run (an OpenSearch domain, a relational database),
+        /// with why: every call answers `UnsupportedOperation` with that reason, so a field
+        /// that uses it fails visibly instead of being dropped.
+        case unsupported(String)
     }
 
     public init(name: String, kind: Kind) {

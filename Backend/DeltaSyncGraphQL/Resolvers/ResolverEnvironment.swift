@@ -33,6 +33,8 @@ package struct ResolverEnvironment: Sendable {
     /// sources), in place of what the schema generates for them; every other field keeps
     /// DeltaSync's generated resolver.
     var fieldResolvers: [FieldCoordinate: FieldResolver] = [:]
+    /// Generated fields whose pipelines hold the project's slot functions or overrides.
+    var slotPlans: [FieldCoordinate: SlotPlan] = [:]
     /// `$ctx.env` of those resolvers.
     var resolverVariables: [String: String] = [:]
     /// The Amplify environment (`${env}` in `@http` URLs); `NONE` outside an Amplify project.

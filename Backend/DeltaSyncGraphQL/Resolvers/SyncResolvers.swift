@@ -14,11 +14,14 @@ struct SyncResolvers: Sendable {
     static let defaultLimit = 100
     static let maxLimit = 1000
 
-    /// - Parameter writer: writes a base page's items as JSON while they are read (see
-    ///   ``ResolvedPage``); `nil` to hand them to the executor.
+    /// - Parameters:
+    ///   - writer: writes a base page's items as JSON while they are read (see
+    ///     ``ResolvedPage``); `nil` to hand them to the executor.
+    ///   - deltaTTLMilliseconds: the delta window of this query (a slot's `deltaSyncTableTtl`);
+    ///     `nil` for the server's.
     func sync(
         _ model: ModelSchema, args: Map, info: GraphQLResolveInfo, plans: QueryPlanLog?, access callerAccess: RootAccess,
-        writer: ItemProjection.ItemArrayWriter?
+        writer: ItemProjection.ItemArrayWriter?, deltaTTLMilliseconds: Int? = nil
     ) async throws -> PageObject {
         try callerAccess.require()
         let queryName = info.fieldName
@@ -33,7 +36,7 @@ struct SyncResolvers: Sendable {
         let filter = try callerAccess.narrowing(ownFilter, of: model)
         let lastSync = args.argument("lastSync")?.intValue
         let now = environment.nowMilliseconds
-        let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now)
+        let useDelta = token.map { $0.source == "delta" } ?? isInDeltaWindow(lastSync, now: now, ttl: deltaTTLMilliseconds ?? environment.sync.deltaTTLMilliseconds)
 
         // Stamped on the change clock, serialised with writes: every change that commits after
         // this point gets a later `_lastChangedAt`, so `startedAt` is safe as the next `lastSync`.
@@ -118,9 +121,9 @@ struct SyncResolvers: Sendable {
     }
 
     /// Amplify's rule: `lastSync` present, non-zero, and no older than now minus the delta TTL.
-    func isInDeltaWindow(_ lastSync: Int?, now: Int) -> Bool {
+    func isInDeltaWindow(_ lastSync: Int?, now: Int, ttl: Int) -> Bool {
         guard let lastSync, lastSync != 0 else { return false }
-        return now - environment.sync.deltaTTLMilliseconds <= lastSync
+        return now - ttl <= lastSync
     }
 
     /// A plan's `database` object: `{"engine", "access", "index", "rowsRead", "plan"}`, or

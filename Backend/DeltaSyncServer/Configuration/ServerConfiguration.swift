@@ -109,6 +109,22 @@ public struct ServerConfiguration: Sendable {
     /// then letters, digits or `_` (two characters at least), values up to 512 characters, as
     /// AppSync allows. Default: none.
     public var resolverEnvironment: [String: String] = [:]
+    /// Functions in the slots of generated fields' pipelines (Amplify Gen 1's
+    /// `Type.field.slot.N.req.vtl` files), run around DeltaSync's generated data step with one
+    /// shared context; the stash keys the generated steps honour are in docs/compatibility.md.
+    /// Default: none.
+    ///
+    /// ```swift
+    /// configuration.slots = [SlotFunctionDefinition(
+    ///     type: "Mutation", field: "createTodo", slot: .preAuth, position: 1,
+    ///     request: TemplateText(name: "Mutation.createTodo.preAuth.1.req.vtl",
+    ///                           text: #"$util.qr($ctx.stash.put("defaultValues", {"priority": 3})) {}"#),
+    ///     response: nil)]
+    /// ```
+    public var slots: [SlotFunctionDefinition] = []
+    /// Replacements for generated fields' data steps (`Query.getTodo.req.vtl`,
+    /// `Query.getTodo.res.vtl`). Default: none.
+    public var overrides: [DataStepOverride] = []
 
     // MARK: - Functions
 
