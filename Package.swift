@@ -7,9 +7,11 @@ let package = Package(
     products: [
         .executable(name: "deltasync", targets: ["DeltaSyncCLI"]),
         .library(name: "DeltaSyncServer", targets: ["DeltaSyncServer"]),
-        // The item store contract (`ItemStore`) and its SQLite implementation: what
-        // `DeltaSyncServer.itemStore` hands out, and what other stores implement.
+        // The item store contract (`ItemStore`, `SyncLog`, `InstanceChannel`): what
+        // `DeltaSyncServer.itemStore` hands out, and what every store implements. No SQLite.
         .library(name: "DeltaSyncStorage", targets: ["DeltaSyncStorage"]),
+        // The embedded store: `SQLiteItemStore` (GRDB), the contract re-exported with it.
+        .library(name: "DeltaSyncSQLiteStore", targets: ["DeltaSyncSQLiteStore"]),
         // For apps' own tests against DeltaSync from Swift: an in-process server on a free
         // port, a network relay that goes offline, a realtime test client, event waiters.
         .library(name: "DeltaSyncTesting", targets: ["DeltaSyncTesting"]),
@@ -45,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Shared core: JSON values, AppSync errors, filter predicates. No I/O.
@@ -142,18 +145,27 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncSQLiteConfig"
         ),
-        // Item storage behind one protocol; SQLite (GRDB) first. Never imports HTTP.
+        // The item store contract: items, the sync log, instance channels, behind protocols
+        // each store implements. No database library, never imports HTTP.
         .target(
             name: "DeltaSyncStorage",
+            dependencies: ["DeltaSyncCore", "DeltaSyncSchema"],
+            path: "Backend/DeltaSyncStorage"
+        ),
+        // The item store in one SQLite database (GRDB): the embedded default, beside the
+        // contract as DeltaSyncPostgres is.
+        .target(
+            name: "DeltaSyncSQLiteStore",
             dependencies: [
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncSQLite",
                 "DeltaSyncSQLiteConfig",
+                "DeltaSyncStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(platforms: [.linux])),
             ],
-            path: "Backend/DeltaSyncStorage"
+            path: "Backend/DeltaSyncSQLiteStore"
         ),
         // The AppSync API of a schema: the executable schema, resolvers, response plans and
         // projection, AppSync's error shapes, conflict handlers, mutation events. No HTTP.
@@ -213,6 +225,18 @@ let package = Package(
         ),
         // DynamoDB's language over plain items: typed values; condition, key, update, projection expressions.
         .target(name: "DeltaSyncDynamoDB", dependencies: ["DeltaSyncCore"], path: "Backend/DeltaSyncDynamoDB"),
+        // An Amplify Gen 1 API folder's resolver files (slots, overrides, custom stacks) read
+        // into the resolver model's definitions, with what does not run said file by file.
+        .target(
+            name: "DeltaSyncResolverFiles",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncGraphQL",
+                "DeltaSyncSchema",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Backend/DeltaSyncResolverFiles"
+        ),
         .target(
             name: "DeltaSyncFunctions",
             dependencies: [
@@ -277,6 +301,7 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
                 "DeltaSyncSchema",
+                "DeltaSyncSQLiteStore",
                 "DeltaSyncStorage",
                 "DeltaSyncGraphQL",
                 "DeltaSyncRealtime",
@@ -358,6 +383,7 @@ let package = Package(
                 "DeltaSyncServer",
                 "DeltaSyncSchema",
                 "DeltaSyncCodegen",
+                "DeltaSyncResolverFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -376,6 +402,7 @@ let package = Package(
                 "BenchmarkSupport",
                 "DeltaSyncCore",
                 "DeltaSyncServer",
+                "DeltaSyncSQLiteStore",
                 "DeltaSyncStorage",
                 "DeltaSyncSchema",
                 "DeltaSyncPostgres",
@@ -465,6 +492,7 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncServer",
+                "DeltaSyncSQLiteStore",
                 "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -619,7 +647,7 @@ let package = Package(
         .testTarget(
             name: "DeltaSyncStorageTests",
             dependencies: [
-                "DeltaSyncStorage", "DeltaSyncPostgres", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
+                "DeltaSyncStorage", "DeltaSyncSQLiteStore", "DeltaSyncPostgres", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
                 "DeltaSyncPostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -639,8 +667,10 @@ let package = Package(
                 "DeltaSyncPostgres",
                 "DeltaSyncPostgresTestSupport",
                 "DeltaSyncRealtime",
+                "DeltaSyncResolverFiles",
                 "DeltaSyncSchema",
                 "DeltaSyncSigV4",
+                "DeltaSyncSQLiteStore",
                 "DeltaSyncStorage",
                 "DeltaSyncTesting",
                 "DeltaSyncTestSupport",

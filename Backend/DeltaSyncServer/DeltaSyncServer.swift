@@ -4,6 +4,7 @@ import DeltaSyncCore
 import DeltaSyncFixture
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
+import DeltaSyncSQLiteStore
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation

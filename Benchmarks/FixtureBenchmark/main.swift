@@ -13,6 +13,7 @@
 import AsyncHTTPClient
 import BenchmarkSupport
 import DeltaSyncCore
+import DeltaSyncSQLiteStore
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncStorage

@@ -21,6 +21,7 @@ import AsyncHTTPClient
 import BenchmarkSupport
 import DeltaSyncCore
 import DeltaSyncPostgres
+import DeltaSyncSQLiteStore
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncStorage

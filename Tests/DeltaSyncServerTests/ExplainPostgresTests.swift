@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncPostgres
 import DeltaSyncPostgresTestSupport
+import DeltaSyncSQLiteStore
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncStorage

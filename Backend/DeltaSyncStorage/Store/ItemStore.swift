@@ -1,8 +1,9 @@
 import DeltaSyncCore
 import DeltaSyncSchema
 
-/// Where items live. SQLite (``SQLiteItemStore``) is the embedded default; other stores
-/// implement the same protocol.
+/// Where items live. SQLite (`SQLiteItemStore`, in DeltaSyncSQLiteStore) is the embedded
+/// default and PostgreSQL (`PostgresItemStore`) the shared one; each implements this protocol
+/// in its own target, so the contract links no database library.
 ///
 /// Stores are deliberately plain: they read and write whole items and run key/index/scan
 /// queries. Versions, conditions and conflicts are decided by the caller inside one

@@ -1,5 +1,6 @@
 import DeltaSyncPostgres
 import DeltaSyncPostgresTestSupport
+import DeltaSyncSQLiteStore
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Testing

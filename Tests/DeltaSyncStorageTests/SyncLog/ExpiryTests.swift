@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSQLiteStore
 import DeltaSyncSchema
 import DeltaSyncStorage
 import GRDB

@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSQLite
+import DeltaSyncStorage
 import GRDB
 
 /// Which rows one ``ItemQuery`` page reads, in which order, and how the next page resumes

@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSQLite
 import DeltaSyncSchema
+import DeltaSyncStorage
 import GRDB
 
 /// The transaction ``SQLiteItemStore`` hands to `read` and `write` bodies: GRDB's `Database`

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncStorage
 import GRDB
 
 /// Reads one page from a cursor that was asked for `limit + 1` rows: DynamoDB's `Limit` counts

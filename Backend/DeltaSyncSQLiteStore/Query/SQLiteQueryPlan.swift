@@ -1,6 +1,7 @@
 import DeltaSyncCore
 import DeltaSyncSQLite
 import DeltaSyncSchema
+import DeltaSyncStorage
 import GRDB
 
 // What SQLite does for a page: `EXPLAIN QUERY PLAN` of the very statement the page runs

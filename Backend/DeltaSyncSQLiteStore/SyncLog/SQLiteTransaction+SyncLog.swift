@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSchema
+import DeltaSyncStorage
 import GRDB
 
 // The sync log in the caller's transaction: a change, its clock tick and its delta row commit

@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSQLiteConfig
+import DeltaSyncStorage
 import GRDB
 
 /// A database file from outside (`PUT /admin/snapshot` with a SQLite file), opened and checked

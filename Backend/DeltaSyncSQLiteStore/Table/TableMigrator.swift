@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSQLite
+import DeltaSyncStorage
 import GRDB
 
 /// Brings a database in line with the schema when the store opens.

@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSchema
+import DeltaSyncStorage
 import Foundation
 import GRDB
 

@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSQLite
+import DeltaSyncStorage
 import GRDB
 
 /// The tables behind ``SyncLogWriter`` and ``SyncLogReader``, shared by every model:
