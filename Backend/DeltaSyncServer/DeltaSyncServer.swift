@@ -122,7 +122,8 @@ public struct DeltaSyncServer: Sendable {
         environment.environmentName = functions.catalog.environmentName
         environment.region = configuration.region
         try environment.resolve(
-            with: configuration.resolvers, dataSources: configuration.dataSources, variables: configuration.resolverEnvironment)
+            with: configuration.resolvers, dataSources: configuration.dataSources, variables: configuration.resolverEnvironment,
+            slots: configuration.slots, overrides: configuration.overrides)
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
         authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, clock: now, configuration: configuration)
