@@ -270,7 +270,8 @@ let package = Package(
             path: "Backend/DeltaSyncGraphQL"
         ),
         // AppSync's realtime WebSocket protocol over a connection: subscriptions, events to
-        // subscribers, keep-alive and limits.
+        // subscribers, keep-alive and limits. No GraphQL syntax: the GraphQL layer plans each
+        // subscription (`SubscriptionPlan`).
         .target(
             name: "DeltaSyncRealtime",
             dependencies: [
@@ -278,14 +279,12 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncGraphQL",
                 "DeltaSyncStorage",
-                .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Backend/DeltaSyncRealtime"

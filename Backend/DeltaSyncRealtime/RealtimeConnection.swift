@@ -191,7 +191,7 @@ struct RealtimeConnection: Sendable {
         }
         switch await starts.subscription(id: id, data: data, extensions: extensions, outbox: outbox) {
         case .failure(let failure):
-            outbox.send(RealtimeServerMessage.error(id: id, failure.errors))
+            outbox.send(RealtimeServerMessage.error(id: id, failure))
         case .success(let subscription):
             subscriptions.insert(subscription)
             // Acknowledged before it can receive: events queue behind the start_ack.

@@ -1,8 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncGraphQL
-import GraphQL
 import NIOCore
-import OrderedCollections
 
 /// A client message of AppSync's realtime protocol (`graphql-ws` subprotocol, JSON text frames).
 enum RealtimeClientMessage: Sendable, Equatable {
@@ -81,27 +79,29 @@ enum RealtimeServerMessage {
     }
 
     /// `error`, with the subscription's id when the error concerns one (gql treats an error
-    /// without id as fatal for the connection). `errors` are in AppSync's shape.
-    static func error(id: String?, _ errors: [Map]) -> [UInt8] {
-        var message = OrderedDictionary<String, Map>()
-        message["type"] = "error"
-        if let id { message["id"] = .string(id) }
-        message["payload"] = .dictionary(["errors": .array(errors)])
-        var out: [UInt8] = []
-        ResponseJSON.write(.dictionary(message), to: &out)
+    /// without id as fatal for the connection).
+    static func error(id: String?, _ errors: ResponseErrors) -> [UInt8] {
+        var out = Array(#"{"type":"error""#.utf8)
+        if let id {
+            out.append(contentsOf: #","id":"#.utf8)
+            JSONWriter.writeString(id, to: &out)
+        }
+        out.append(contentsOf: #","payload":{"errors":"#.utf8)
+        errors.write(to: &out)
+        out.append(contentsOf: "}}".utf8)
         return out
     }
 
     static func error(id: String?, _ error: AppSyncError) -> [UInt8] {
-        Self.error(id: id, [ErrorShape.plain(error)])
+        Self.error(id: id, ResponseErrors(error))
     }
 
     /// `connection_error`, sent before closing a connection that is not authorized. Amplify
     /// does not retry `errorCode` 401.
     static func connectionError(_ error: AppSyncError, code: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        let errors: Map = .array([ErrorShape.connection(error, code: code)])
-        ResponseJSON.write(.dictionary(["type": "connection_error", "payload": .dictionary(["errors": errors])]), to: &out)
+        var out = Array(#"{"type":"connection_error","payload":{"errors":"#.utf8)
+        ResponseErrors.connection(error, code: code).write(to: &out)
+        out.append(contentsOf: "}}".utf8)
         return out
     }
 }

@@ -1,7 +1,6 @@
 import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncGraphQL
-import GraphQL
 import NIOConcurrencyHelpers
 
 /// A realtime `start` as the request log records it.
@@ -15,8 +14,9 @@ package struct StartReport: Sendable {
     package var duration: Duration
 }
 
-/// Turns a `start` message into a ``Subscription``: authorization, the request, validation
-/// against the schema, the triggering mutations, filters and the event plan.
+/// Turns a `start` message into a ``Subscription``: authorization, the request, its
+/// ``SubscriptionPlan`` (validation against the schema and the triggering mutations, by the
+/// GraphQL layer), filters and the event plan.
 struct SubscriptionStart: Sendable {
     let executor: RequestExecutor
     /// Authenticates each start's `extensions.authorization`, which may use another mode than
@@ -42,22 +42,20 @@ struct SubscriptionStart: Sendable {
                 throw AppSyncError(.malformedMessage, "payload.data must be a JSON object with the GraphQL query.")
             }
             let request = try OperationRequest(body: .object(body))
-            switch executor.document(request.query) {
-            case .success(let document):
-                result = .success(try subscription(id: id, request: request, document: document, outbox: outbox, caller: caller))
+            switch executor.subscription(request) {
+            case .success(let plan):
+                result = .success(try subscription(id: id, request: request, plan: plan, outbox: outbox, caller: caller))
             case .failure(let failure):
                 result = .failure(failure)
             }
         } catch {
             let shown = AppSyncError.redacting(error, at: "subscription \(id)", logger: executor.logger)
-            result = .failure(ResponseErrors(errors: [ErrorShape.plain(shown)]))
+            result = .failure(ResponseErrors(shown))
         }
         if let report {
             var errorTypes: [String] = []
             if case .failure(let failure) = result {
-                for case .dictionary(let error) in failure.errors {
-                    if case .string(let type)? = error["errorType"] { errorTypes.append(type) }
-                }
+                errorTypes = failure.errorTypes
                 // Validation errors carry a message alone, as AppSync's do.
                 if errorTypes.isEmpty { errorTypes = ["error"] }
             }
@@ -85,34 +83,12 @@ struct SubscriptionStart: Sendable {
     }
 
     private func subscription(
-        id: String, request: OperationRequest, document: Document, outbox: RealtimeOutbox, caller: Caller
+        id: String, request: OperationRequest, plan: SubscriptionPlan, outbox: RealtimeOutbox, caller: Caller
     ) throws -> Subscription {
-        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-        guard
-            let operation = request.operationName.flatMap({ name in operations.first { $0.name?.value == name } })
-                ?? (operations.count == 1 ? operations.first : nil)
-        else {
-            throw AppSyncError(.malformedMessage, "Name the operation to run with operationName: the document has \(operations.count).")
-        }
-        guard operation.operation == .subscription else {
-            throw AppSyncError(.unsupportedOperation, "\(operation.operation.rawValue) not supported through the realtime channel")
-        }
-        let fragments = document.fragmentsByName
-        let fields = SelectionFields.included(in: operation.selectionSet, fragments: fragments, variables: request.variables)
-        guard fields.count == 1, let field = fields.first else {
-            throw AppSyncError(.validation, "A subscription operation selects exactly one subscription field; this one selects \(fields.count).")
-        }
-        let name = field.name.value
-        guard let mutations = executor.schema.subscriptionTriggers[name] else {
-            throw AppSyncError(.validation, "Subscription field '\(name)' is not in the schema.")
-        }
-
         var filter = QueryPredicate.all
         var argumentFilters: [(field: String, value: JSONValue)] = []
-        for argument in field.arguments {
-            let value = Self.json(argument.value, variables: request.variables)
-            guard let value else { continue }  // an unsupplied variable: the argument is omitted
-            if argument.name.value == "filter" {
+        for (argument, value) in plan.arguments {
+            if argument == "filter" {
                 try SubscriptionFilterLimits.check(value)
                 do {
                     filter = try QueryPredicate(filter: value)
@@ -120,41 +96,20 @@ struct SubscriptionStart: Sendable {
                     throw AppSyncError(.filterValidation, "The subscription filter is not valid: \(error)")
                 }
             } else {
-                argumentFilters.append((argument.name.value, value))
+                argumentFilters.append((argument, value))
             }
         }
 
         let restriction: ItemRestriction?
-        (argumentFilters, restriction) = try caller.subscription(name, filter: filter, arguments: argumentFilters)
+        (argumentFilters, restriction) = try caller.subscription(plan.field, filter: filter, arguments: argumentFilters)
         // Plans are shared only by callers who read the same fields and related items.
-        let reader = caller.mayDenyFields(ofSubscription: name) ? caller.identity : nil
-        let eventPlan = try eventPlans.plan(request: request, key: field.alias?.value ?? name, reader: reader) {
-            try EventPlan(field, fragments: fragments, variables: request.variables, schema: executor.schema, caller: caller)
+        let reader = caller.mayDenyFields(ofSubscription: plan.field) ? caller.identity : nil
+        let eventPlan = try eventPlans.plan(request: request, key: plan.responseKey, reader: reader) {
+            try plan.eventPlan(for: caller)
         }
         return Subscription(
-            id: id, field: name, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter, argumentFilters: argumentFilters,
-            restriction: restriction)
-    }
-
-    /// An argument's value with variables substituted; `nil` for an unsupplied variable.
-    static func json(_ value: Value, variables: [String: JSONValue]) -> JSONValue? {
-        switch value {
-        case let variable as Variable: return variables[variable.name.value]
-        case let string as StringValue: return .string(string.value)
-        case let int as IntValue: return Int(int.value).map(JSONValue.int) ?? .double(Double(int.value) ?? 0)
-        case let float as FloatValue: return .double(Double(float.value) ?? 0)
-        case let bool as BooleanValue: return .bool(bool.value)
-        case let enumValue as EnumValue: return .string(enumValue.value)
-        case is NullValue: return .null
-        case let list as ListValue: return .array(list.values.map { json($0, variables: variables) ?? .null })
-        case let object as ObjectValue:
-            var fields: [String: JSONValue] = [:]
-            for field in object.fields {
-                if let value = json(field.value, variables: variables) { fields[field.name.value] = value }
-            }
-            return .object(fields)
-        default: return nil
-        }
+            id: id, field: plan.field, outbox: outbox, mutations: plan.mutations, eventPlan: eventPlan, filter: filter,
+            argumentFilters: argumentFilters, restriction: restriction)
     }
 }
 

@@ -129,12 +129,3 @@ package enum ErrorShape {
             })
     }
 }
-
-/// Errors already in AppSync's shape, for a response's `errors` (or a realtime `error`).
-package struct ResponseErrors: Error, Sendable {
-    package let errors: [Map]
-
-    package init(errors: [Map]) {
-        self.errors = errors
-    }
-}

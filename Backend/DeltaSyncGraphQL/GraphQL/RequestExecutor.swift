@@ -96,12 +96,17 @@ package struct RequestExecutor: Sendable {
         ResponseJSON.bytes(body(data: nil, errors: [ErrorShape.plain(message, errorType: errorType)]), splices: [])
     }
 
-    /// The parsed and validated document of a query, or the errors in AppSync's shape.
-    package func document(_ query: String) -> Result<Document, ResponseErrors> {
-        prepare(query).map(\.document)
+    /// The subscription a realtime `start` asks for, planned from its parsed and validated
+    /// document (cached as every document is), or the errors in AppSync's shape.
+    package func subscription(_ request: OperationRequest) -> Result<SubscriptionPlan, ResponseErrors> {
+        prepare(request.query).flatMap { prepared in
+            Result { () throws(AppSyncError) in try SubscriptionPlan(request, document: prepared.document, schema: schema) }
+                .mapError(ResponseErrors.init)
+        }
     }
 
-    /// ``document(_:)`` with the plans of its operations.
+    /// The parsed and validated document of a query with the plans of its operations, or the
+    /// errors in AppSync's shape.
     func prepare(_ query: String) -> Result<PreparedDocument, ResponseErrors> {
         if let cached = documents[query] { return .success(cached) }
         if let refusal = limits.refusal(text: query) { return .failure(Self.refused(refusal)) }
