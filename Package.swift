@@ -485,6 +485,18 @@ let package = Package(
             path: "Benchmarks/ResolverBenchmark"
         ),
         .executableTarget(
+            name: "SlotBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "DeltaSyncCore",
+                "DeltaSyncSchema",
+                "DeltaSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/SlotBenchmark"
+        ),
+        .executableTarget(
             name: "FixtureBenchmark",
             dependencies: [
                 "BenchmarkSupport",
