@@ -66,14 +66,13 @@ func create(_ model: String, _ id: Int) async throws -> Double {
     return elapsed
 }
 
-var next = 0
-func id() -> Int { next += 1; return next }
-for _ in 0..<200 { _ = try await create("Plain", id()); _ = try await create("Slotted", id()) }
+for n in 0..<200 { _ = try await create("Plain", n); _ = try await create("Slotted", n) }
 var plainTimes: [Double] = []
 var slottedTimes: [Double] = []
 for round in 0..<rounds * 2 {
-    for _ in 0..<requestsPerRound {
-        if round % 2 == 0 { plainTimes.append(try await create("Plain", id())) } else { slottedTimes.append(try await create("Slotted", id())) }
+    for n in 0..<requestsPerRound {
+        let id = 1_000 + round * requestsPerRound + n
+        if round % 2 == 0 { plainTimes.append(try await create("Plain", id)) } else { slottedTimes.append(try await create("Slotted", id)) }
     }
 }
 let plainP50 = percentile(plainTimes, 0.5), slottedP50 = percentile(slottedTimes, 0.5)
