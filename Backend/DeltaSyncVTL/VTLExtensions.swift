@@ -3,8 +3,11 @@
 /// its values and prints nothing; the resolver layer applies them and enforces where each may
 /// be called (subscription or mutation response templates) and AppSync's per-request limits.
 enum VTLExtensions {
-    static func call(_ name: String, _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
-        func fail(_ message: String) -> VTLError { evaluation.failure("$extensions.\(name): \(message)", at: position) }
+    static func call(_ name: String, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+        let template = e.template
+        func fail(_ message: String) -> VTLError {
+            VTLError(template: template, position: position, message: "$extensions.\(name): \(message)")
+        }
         func map(_ offset: Int) throws -> VTLMap {
             guard arguments.indices.contains(offset), case .map(let map) = arguments[offset] else {
                 throw fail("argument \(offset + 1) must be a map")
@@ -34,7 +37,7 @@ enum VTLExtensions {
         default:
             throw fail("$extensions has setSubscriptionFilter(filter), setSubscriptionInvalidationFilter(filter), invalidateSubscriptions({subscriptionField, payload}) and evictFromApiCache(typeName, fieldName, keys)")
         }
-        evaluation.extensionCalls.append(call)
+        e.extensionCalls.append(call)
         // Empty, not null: a null would print the reference's own text.
         return .string("")
     }

@@ -11,6 +11,8 @@ struct VTLParser {
     var macros: [String: VTLMacro] = [:]
     /// The variables the template names, each with its slot.
     var symbols = VTLSymbols()
+    /// Whether a reference names `$foreach` or `$velocityCount`: loops bind them only then.
+    var readsLoopScope = false
     static let directives: Set<String> = [
         "set", "if", "elseif", "else", "end", "foreach", "break", "return", "stop", "define", "macro", "noescape",
     ]
@@ -256,6 +258,7 @@ struct VTLParser {
             guard current == "}" else { throw error("${ needs its closing }", at: position(index)) }
             index += 1
         }
+        if name == VTLSymbols.foreach.name || name == VTLSymbols.velocityCount.name { readsLoopScope = true }
         return VTLReference(variable: symbols.variable(name), path: path, position: position(start))
     }
 

@@ -1,4 +1,5 @@
 /// A parsed template: text, references and directives, with where each came from for errors.
+/// ``VTLCompiler`` turns it into what renders.
 indirect enum VTLNode {
     case text(String)
     /// `$x.y`, printed; `quiet` (`$!x`) prints nothing for a null, `source` is printed instead
@@ -26,47 +27,17 @@ struct VTLMacro {
     var body: [VTLNode]
 }
 
-/// `$name` followed by properties, method calls and indexes. A class: the nodes that hold
-/// it share it, rather than copying its name and path each time they run.
-final class VTLReference {
+/// `$name` followed by properties, method calls and indexes.
+struct VTLReference {
     enum Segment {
         case property(String)
         case method(VTLMethodName, [VTLExpression])
         case index(VTLExpression)
     }
 
-    /// What the name is when no variable has it: `$util` (or `$utils`), `$extensions`.
-    enum Builtin {
-        case none, util, extensions
-    }
-
     let variable: VTLVariable
     let path: [Segment]
     let position: VTLPosition
-    let builtin: Builtin
-    /// For `$util.a.b(...)`: the function's name (`a.b`), joined once, and the offset in
-    /// ``path`` of its call.
-    let utilFunction: (name: String, call: Int)?
-
-    var name: String { variable.name }
-
-    init(variable: VTLVariable, path: [Segment], position: VTLPosition) {
-        self.variable = variable
-        self.path = path
-        self.position = position
-        switch variable.name {
-        case "util", "utils": builtin = .util
-        case "extensions": builtin = .extensions
-        default: builtin = .none
-        }
-        let namespace = path.prefix { if case .property = $0 { true } else { false } }
-        if builtin == .util, namespace.count < path.count, case .method(let method, _) = path[namespace.count] {
-            let names = namespace.map { if case .property(let name) = $0 { name } else { "" } }
-            utilFunction = ((names + [method.text]).joined(separator: "."), namespace.count)
-        } else {
-            utilFunction = nil
-        }
-    }
 }
 
 indirect enum VTLExpression {

@@ -16,20 +16,25 @@ import DeltaSyncCore
 /// and `xml`; `$extensions` calls are recorded in ``VTLRendering/extensions``.
 /// Not: `#include`, `#parse`, `#evaluate` (AppSync templates are single files).
 public struct VTLTemplate: @unchecked Sendable {
-    // @unchecked: the syntax tree holds only scalar literals; lists and maps are made anew on
-    // every rendering, so nothing mutable is shared between renderings.
-    let nodes: [VTLNode]
-    let macros: [String: VTLMacro]
+    // @unchecked: the compiled template is classes whose properties are constants and whose
+    // literals are scalars; lists and maps are made anew on every rendering, so nothing
+    // mutable is shared between renderings.
+    let body: VTLCompiledBlock
+    let macros: [VTLCompiledMacro]
     let symbols: VTLSymbols
+    /// The template's length, which the output of most templates is near: the output's
+    /// first capacity.
+    private let outputCapacity: Int
     /// The name errors carry (`Mutation.createPost.req.vtl`).
     public let name: String
 
     /// - Throws: ``VTLError`` with the line and column of what cannot be parsed.
     public init(_ text: String, name: String) throws(VTLError) {
         var parser = VTLParser(text, name: name)
-        nodes = try parser.parse()
-        macros = parser.macros
+        let nodes = try parser.parse()
+        (body, macros) = VTLCompiler.compile(nodes, macros: parser.macros, readsLoopScope: parser.readsLoopScope)
         symbols = parser.symbols
+        outputCapacity = text.utf8.count
         self.name = name
     }
 
@@ -43,10 +48,12 @@ public struct VTLTemplate: @unchecked Sendable {
     ///   exist, a type that does not fit), ``VTLRaisedError`` for `$util.error(...)`,
     ///   `$util.validate(false, ...)` and `$util.unauthorized()`.
     public func render(_ variables: [String: VTLValue], limits: VTLLimits = VTLLimits(), runtime: VTLRuntime = VTLRuntime()) throws -> VTLRendering {
-        let evaluation = VTLEvaluation(template: name, variables: VTLVariableStore(symbols: symbols, variables: variables), macros: macros, limits: limits, runtime: runtime)
+        var evaluation = VTLEvaluation(
+            template: name, variables: VTLVariableStore(symbols: symbols, variables: variables), macros: macros, limits: limits,
+            runtime: runtime, outputCapacity: outputCapacity)
         var returned: VTLValue??
         do {
-            try evaluation.run(nodes)
+            try body.run(&evaluation)
         } catch VTLEvaluation.Control.returned(let value) {
             returned = .some(value)
         } catch VTLEvaluation.Control.stop {

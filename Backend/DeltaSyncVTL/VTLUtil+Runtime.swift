@@ -3,39 +3,40 @@ import Foundation
 /// `$util`'s functions that read the embedder's ``VTLRuntime``: identifiers from its clock,
 /// `authType()`, and `log.*` to its sink.
 extension VTLUtil {
-    /// The value of `$util.<name>(arguments)` for the functions here; `nil` for other names.
-    static func runtime(_ name: String, _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue? {
-        func expect(_ count: Int, orMore: Bool = false) throws {
-            guard arguments.count == count || (orMore && arguments.count > count) else {
-                throw evaluation.failure("$util.\(name) takes \(count)\(orMore ? " or more" : "") argument(s), got \(arguments.count)", at: position)
-            }
-        }
-        switch name {
-        case "autoUlid":
-            try expect(0)
-            return .string(VTLIdentifiers.ulid(at: evaluation.runtime.clock()))
-        case "autoKsuid":
-            try expect(0)
-            return .string(VTLIdentifiers.ksuid(at: evaluation.runtime.clock()))
-        case "authType":
-            try expect(0)
-            return evaluation.runtime.authType.map(VTLValue.string) ?? .null
-        case "log.info", "log.debug", "log.error":
-            try expect(1, orMore: true)
-            log(VTLLogLine.Level(rawValue: String(name.dropFirst(4)))!, arguments, in: evaluation)
-            return .string("")
-        default:
-            return nil
+    static let runtimeFunctions: [String: VTLUtilFunction] = [
+        "autoUlid": { e, call in
+            try expect(0, call)
+            return .string(VTLIdentifiers.ulid(at: e.runtime.clock()))
+        },
+        "autoKsuid": { e, call in
+            try expect(0, call)
+            return .string(VTLIdentifiers.ksuid(at: e.runtime.clock()))
+        },
+        "authType": { e, call in
+            try expect(0, call)
+            return e.runtime.authType.map(VTLValue.string) ?? .null
+        },
+        "log.info": { try log(.info, &$0, $1) },
+        "log.debug": { try log(.debug, &$0, $1) },
+        "log.error": { try log(.error, &$0, $1) },
+    ]
+
+    private static func expect(_ count: Int, orMore: Bool = false, _ call: VTLUtilCall) throws {
+        guard call.arguments.count == count || (orMore && call.arguments.count > count) else {
+            throw VTLError(
+                template: call.template, position: call.position,
+                message: "$util.\(call.name) takes \(count)\(orMore ? " or more" : "") argument(s), got \(call.arguments.count)")
         }
     }
 
     /// `$util.log.<level>(value)` logs the value's text; `(format, values...)` fills each `{}`
     /// of the format with the next value's text, as SLF4J does.
-    private static func log(_ level: VTLLogLine.Level, _ arguments: [VTLValue], in evaluation: VTLEvaluation) {
+    private static func log(_ level: VTLLogLine.Level, _ e: inout VTLEvaluation, _ call: VTLUtilCall) throws -> VTLValue {
+        try expect(1, orMore: true, call)
         func text(_ value: VTLValue) -> String { value.isNull ? "null" : value.rendered }
-        var message = text(arguments[0])
-        if arguments.count > 1 {
-            var values = arguments.dropFirst().makeIterator()
+        var message = text(call.arguments[0])
+        if call.arguments.count > 1 {
+            var values = call.arguments.dropFirst().makeIterator()
             var filled = ""
             var rest = Substring(message)
             while let range = rest.range(of: "{}"), let value = values.next() {
@@ -45,7 +46,8 @@ extension VTLUtil {
             message = filled + rest
         }
         let line = VTLLogLine(level: level, message: message)
-        evaluation.logLines.append(line)
-        evaluation.runtime.log?(line)
+        e.logLines.append(line)
+        e.runtime.log?(line)
+        return .string("")
     }
 }

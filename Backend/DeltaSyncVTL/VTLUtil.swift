@@ -1,97 +1,140 @@
 import DeltaSyncCore
 import Foundation
 
-/// `$util` (and `$utils`): AppSync's built-in functions: the general, null, type and error
-/// functions here, those that read the ``VTLRuntime`` (`autoUlid`, `autoKsuid`, `authType`,
-/// `log`) in ``runtime(_:_:in:at:)``, the encoding functions and the `str`, `math`, `list` and `map`
-/// families in ``family(_:_:in:at:)``, `time` in ``time(_:_:in:at:)``, `dynamodb` in
-/// ``dynamodb(_:_:in:at:)`` and `transform` in ``transform(_:_:in:at:)``. Not here:
-/// `transform.toElasticsearchQueryDSL`, `rds`, `http`, `xml`.
-enum VTLUtil {
-    /// `$util.<name>(arguments)`, `name` with its namespace (`dynamodb.toDynamoDB`).
-    static func call(_ name: String, _ arguments: [VTLValue], in evaluation: VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
-        func argument(_ offset: Int) -> VTLValue { arguments.indices.contains(offset) ? arguments[offset] : .null }
-        func expect(_ counts: ClosedRange<Int>) throws {
-            guard counts.contains(arguments.count) else {
-                throw evaluation.failure("$util.\(name) takes \(counts.lowerBound == counts.upperBound ? "\(counts.lowerBound)" : "\(counts.lowerBound) to \(counts.upperBound)") argument(s), got \(arguments.count)", at: position)
-            }
-        }
-        switch name {
-        case "qr", "quiet":
-            try expect(1...1)
-            // Empty, not null: a null would print the reference's own text.
-            return .string("")
-        case "toJson":
-            try expect(1...1)
-            return .string(argument(0).jsonText)
-        case "parseJson":
-            try expect(1...1)
-            guard case .string(let text) = argument(0), let json = try? JSONValue(parsing: text) else {
-                throw evaluation.failure("$util.parseJson needs a string of JSON", at: position)
-            }
-            return VTLValue(json: json)
-        case "isNull":
-            try expect(1...1)
-            return .bool(argument(0).isNull)
-        case "isNullOrEmpty":
-            try expect(1...1)
-            return .bool(isEmpty(argument(0), blank: false))
-        case "isNullOrBlank":
-            try expect(1...1)
-            return .bool(isEmpty(argument(0), blank: true))
-        case "defaultIfNull":
-            try expect(2...2)
-            return argument(0).isNull ? argument(1) : argument(0)
-        case "defaultIfNullOrEmpty":
-            try expect(2...2)
-            return isEmpty(argument(0), blank: false) ? argument(1) : argument(0)
-        case "defaultIfNullOrBlank":
-            try expect(2...2)
-            return isEmpty(argument(0), blank: true) ? argument(1) : argument(0)
-        case "isString", "isNumber", "isBoolean", "isList", "isMap":
-            try expect(1...1)
-            let expected = ["isString": "String", "isNumber": "Number", "isBoolean": "Boolean", "isList": "List", "isMap": "Map"][name]
-            return .bool(argument(0).typeName == expected)
-        case "typeOf":
-            try expect(1...1)
-            return .string(argument(0).typeName)
-        case "matches":
-            try expect(2...2)
-            return try VTLMethods.call("matches", on: .string(argument(1).rendered), [argument(0)], evaluation: evaluation, at: position)
-        case "autoId":
-            try expect(0...0)
-            return .string(UUID().uuidString.lowercased())
-        case "validate":
-            try expect(2...4)
-            guard !argument(0).isTrue else { return .string("") }
-            throw VTLRaisedError(
-                message: argument(1).rendered, errorType: argument(2).isNull ? "CustomTemplateException" : argument(2).rendered,
-                data: argument(3), errorInfo: .null)
-        case "error", "appendError":
-            try expect(1...4)
-            let raised = VTLRaisedError(
-                message: argument(0).rendered, errorType: arguments.count > 1 ? argument(1).rendered : nil,
-                data: argument(2), errorInfo: argument(3))
-            if name == "appendError" {
-                evaluation.appendedErrors.append(raised)
-                return .string("")
-            }
-            throw raised
-        case "unauthorized":
-            try expect(0...0)
-            // The resolver layer names the field: "Not Authorized to access <field> on type <Type>".
-            throw VTLRaisedError(message: "Not Authorized to access this field", errorType: "Unauthorized", data: .null, errorInfo: .null)
-        default:
-            // The families, each `nil` for a name it lacks.
-            if let value = try runtime(name, arguments, in: evaluation, at: position) { return value }
-            if let value = try family(name, arguments, in: evaluation, at: position) { return value }
-            if let value = try time(name, arguments, in: evaluation, at: position) { return value }
-            if let value = try dynamodb(name, arguments, in: evaluation, at: position) { return value }
-            if let value = try transform(name, arguments, in: evaluation, at: position) { return value }
-            throw evaluation.failure("$util.\(name) is not a function DeltaSync has", at: position)
-        }
+/// One `$util` call as its function sees it: the function's name under `$util`
+/// (`dynamodb.toDynamoDB`), the argument values, and where the call is, for errors.
+struct VTLUtilCall {
+    let template: String
+    let name: String
+    let arguments: [VTLValue]
+    let position: VTLPosition
+
+    /// The argument at `offset`; null past the last one.
+    subscript(_ offset: Int) -> VTLValue { arguments.indices.contains(offset) ? arguments[offset] : .null }
+
+    /// The text of the argument at `offset`, as Java's `toString()`.
+    func text(_ offset: Int) -> String { self[offset].rendered }
+
+    /// `$util.<name>: message`.
+    func failure(_ message: String) -> VTLError {
+        VTLError(template: template, position: position, message: "$util.\(name): \(message)")
     }
 
+    /// Fails unless the call has `counts` arguments.
+    func expect(_ counts: ClosedRange<Int>) throws {
+        guard counts.contains(arguments.count) else {
+            let expected = counts.lowerBound == counts.upperBound ? "\(counts.lowerBound)" : "\(counts.lowerBound) to \(counts.upperBound)"
+            throw VTLError(template: template, position: position, message: "$util.\(name) takes \(expected) argument(s), got \(arguments.count)")
+        }
+    }
+}
+
+/// A `$util` function: what it returns for a call, or the error it throws.
+typealias VTLUtilFunction = @Sendable (inout VTLEvaluation, VTLUtilCall) throws -> VTLValue
+
+/// `$util` (and `$utils`): AppSync's built-in functions, by their name under `$util`, found
+/// once when a template is parsed. The general, null, type and error functions are here; the
+/// families are in their own files: those that read the ``VTLRuntime`` (`autoUlid`,
+/// `autoKsuid`, `authType`, `log`), the encodings, `str`, `math`, `list`, `map`, `time`,
+/// `dynamodb`, `transform`, `http`, `xml` and `rds`. Not here: `transform.toElasticsearchQueryDSL`.
+enum VTLUtil {
+    static let functions: [String: VTLUtilFunction] = {
+        var functions = generalFunctions
+        for family in [
+            runtimeFunctions, encodingFunctions, stringFunctions, mathFunctions, listAndMapFunctions, timeFunctions,
+            dynamodbFunctions, transformFunctions,
+        ] {
+            functions.merge(family) { _, _ in preconditionFailure("a $util function is defined twice") }
+        }
+        return functions
+    }()
+
+    private static let generalFunctions: [String: VTLUtilFunction] = [
+        "qr": quiet, "quiet": quiet,
+        "toJson": { _, call in
+            try call.expect(1...1)
+            return .string(call[0].jsonText)
+        },
+        "parseJson": { _, call in
+            try call.expect(1...1)
+            guard case .string(let text) = call[0], let json = try? JSONValue(parsing: text) else {
+                throw VTLError(template: call.template, position: call.position, message: "$util.parseJson needs a string of JSON")
+            }
+            return VTLValue(json: json)
+        },
+        "isNull": { _, call in
+            try call.expect(1...1)
+            return .bool(call[0].isNull)
+        },
+        "isNullOrEmpty": { _, call in
+            try call.expect(1...1)
+            return .bool(isEmpty(call[0], blank: false))
+        },
+        "isNullOrBlank": { _, call in
+            try call.expect(1...1)
+            return .bool(isEmpty(call[0], blank: true))
+        },
+        "defaultIfNull": { _, call in
+            try call.expect(2...2)
+            return call[0].isNull ? call[1] : call[0]
+        },
+        "defaultIfNullOrEmpty": { _, call in
+            try call.expect(2...2)
+            return isEmpty(call[0], blank: false) ? call[1] : call[0]
+        },
+        "defaultIfNullOrBlank": { _, call in
+            try call.expect(2...2)
+            return isEmpty(call[0], blank: true) ? call[1] : call[0]
+        },
+        "isString": { try isType("String", $1) }, "isNumber": { try isType("Number", $1) }, "isBoolean": { try isType("Boolean", $1) },
+        "isList": { try isType("List", $1) }, "isMap": { try isType("Map", $1) },
+        "typeOf": { _, call in
+            try call.expect(1...1)
+            return .string(call[0].typeName)
+        },
+        "matches": { e, call in
+            try call.expect(2...2)
+            return try VTLMethods.call("matches", on: .string(call.text(1)), [call[0]], &e, at: call.position)
+        },
+        "autoId": { _, call in
+            try call.expect(0...0)
+            return .string(UUID().uuidString.lowercased())
+        },
+        "validate": { _, call in
+            try call.expect(2...4)
+            guard !call[0].isTrue else { return .string("") }
+            throw VTLRaisedError(
+                message: call.text(1), errorType: call[2].isNull ? "CustomTemplateException" : call.text(2), data: call[3], errorInfo: .null)
+        },
+        "error": { _, call in throw try raised(call) },
+        "appendError": { e, call in
+            e.appendedErrors.append(try raised(call))
+            return .string("")
+        },
+        "unauthorized": { _, call in
+            try call.expect(0...0)
+            // The resolver layer names the field: "Not Authorized to access <field> on type <Type>".
+            throw VTLRaisedError(message: "Not Authorized to access this field", errorType: "Unauthorized", data: .null, errorInfo: .null)
+        },
+    ]
+
+    /// `qr` and `quiet`: empty, not null, since a null would print the reference's own text.
+    private static func quiet(_ e: inout VTLEvaluation, _ call: VTLUtilCall) throws -> VTLValue {
+        try call.expect(1...1)
+        return .string("")
+    }
+
+    private static func isType(_ type: String, _ call: VTLUtilCall) throws -> VTLValue {
+        try call.expect(1...1)
+        return .bool(call[0].typeName == type)
+    }
+
+    /// `error` and `appendError`: the message, then the optional type, data and info.
+    private static func raised(_ call: VTLUtilCall) throws -> VTLRaisedError {
+        try call.expect(1...4)
+        return VTLRaisedError(
+            message: call.text(0), errorType: call.arguments.count > 1 ? call.text(1) : nil, data: call[2], errorInfo: call[3])
+    }
 
     /// `isNullOrEmpty` on strings, lists and maps (Amplify calls it on maps); `blank` also
     /// counts a string of whitespace.

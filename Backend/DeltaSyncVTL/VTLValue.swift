@@ -18,7 +18,9 @@ public enum VTLValue {
     case list(VTLList)
     case map(VTLMap)
 
-    /// A copy of a JSON value: objects become maps, arrays lists.
+    /// A JSON value as a template sees it: objects become maps, arrays lists. Their members are
+    /// converted when the template first reads the map or list, one level at a time, so a
+    /// context's branches a template never reads cost nothing.
     public init(json: JSONValue) {
         switch json {
         case .null: self = .null
@@ -26,11 +28,8 @@ public enum VTLValue {
         case .int(let value): self = .int(value)
         case .double(let value): self = .double(value)
         case .string(let value): self = .string(value)
-        case .array(let values): self = .list(VTLList(values.map(VTLValue.init(json:))))
-        case .object(let object):
-            var entries = OrderedDictionary<String, VTLValue>()
-            for key in object.keys.sorted() { entries[key] = VTLValue(json: object[key]!) }
-            self = .map(VTLMap(entries))
+        case .array(let values): self = .list(VTLList(json: values))
+        case .object(let object): self = .map(VTLMap(json: object))
         }
     }
 
@@ -42,16 +41,16 @@ public enum VTLValue {
         case .int(let value): return .int(value)
         case .double(let value): return .double(value)
         case .string(let value): return .string(value)
-        case .list(let list): return .array(list.items.map(\.json))
-        case .map(let map): return .object(Dictionary(uniqueKeysWithValues: map.entries.map { ($0.key, $0.value.json) }))
+        case .list(let list): return list.json
+        case .map(let map): return map.json
         }
     }
 
     /// A copy whose lists and maps are new, so later changes to the original do not show.
     var copied: VTLValue {
         switch self {
-        case .list(let list): return .list(VTLList(list.items.map(\.copied)))
-        case .map(let map): return .map(VTLMap(map.entries.mapValues(\.copied)))
+        case .list(let list): return .list(list.copied)
+        case .map(let map): return .map(map.copied)
         default: return self
         }
     }
@@ -105,17 +104,96 @@ public enum VTLValue {
 /// A Java `List`: shared by every reference to it.
 public final class VTLList {
     /// The elements, in order.
-    public var items: [VTLValue]
+    public var items: [VTLValue] {
+        _read {
+            if pending != nil { convert() }
+            yield stored
+        }
+        _modify {
+            if pending != nil { convert() }
+            yield &stored
+        }
+    }
+
+    private var stored: [VTLValue]
+    /// A JSON array not converted yet (``VTLValue/init(json:)``); `nil` once it is.
+    private var pending: [JSONValue]?
+
     /// A list of `items`.
-    public init(_ items: [VTLValue] = []) { self.items = items }
+    public init(_ items: [VTLValue] = []) { stored = items }
+
+    init(json: [JSONValue]) {
+        stored = []
+        pending = json
+    }
+
+    private func convert() {
+        guard let json = pending else { return }
+        pending = nil
+        stored = json.map(VTLValue.init(json:))
+    }
+
+    /// The list as JSON; one never converted is its JSON as it came.
+    var json: JSONValue {
+        if let pending { return .array(pending) }
+        return .array(stored.map(\.json))
+    }
+
+    /// A new list of copies of the items.
+    var copied: VTLList {
+        if let pending { return VTLList(json: pending) }
+        return VTLList(stored.map(\.copied))
+    }
 }
 
 /// A Java `LinkedHashMap`: keys in insertion order, shared by every reference to it.
 public final class VTLMap {
-    /// The entries, in insertion order.
-    public var entries: OrderedDictionary<String, VTLValue>
+    /// The entries, in insertion order; a map made from a JSON object has its keys sorted.
+    public var entries: OrderedDictionary<String, VTLValue> {
+        _read {
+            if pending != nil { convert() }
+            yield stored
+        }
+        _modify {
+            if pending != nil { convert() }
+            yield &stored
+        }
+    }
+
+    private var stored: OrderedDictionary<String, VTLValue>
+    /// A JSON object not converted yet (``VTLValue/init(json:)``); `nil` once it is.
+    private var pending: [String: JSONValue]?
+
     /// A map of `entries`.
-    public init(_ entries: OrderedDictionary<String, VTLValue> = [:]) { self.entries = entries }
+    public init(_ entries: OrderedDictionary<String, VTLValue> = [:]) { stored = entries }
+
+    init(json: [String: JSONValue]) {
+        stored = [:]
+        pending = json
+    }
+
+    private func convert() {
+        guard let json = pending else { return }
+        pending = nil
+        let members = json.sorted { $0.key < $1.key }
+        stored = OrderedDictionary(uncheckedUniqueKeys: members.map(\.key), values: members.map { VTLValue(json: $0.value) })
+    }
+
+    /// The map as JSON; one never converted is its JSON as it came.
+    var json: JSONValue {
+        if let pending { return .object(pending) }
+        return .object(Dictionary(uniqueKeysWithValues: stored.map { ($0.key, $0.value.json) }))
+    }
+
+    /// A new map of copies of the entries.
+    var copied: VTLMap {
+        if let pending { return VTLMap(json: pending) }
+        return VTLMap(stored.mapValues(\.copied))
+    }
+
+    /// The JSON object the map was made from while it is not converted, for writers that can
+    /// write it as it is.
+    var unconverted: [String: JSONValue]? { pending }
 }
 
 extension VTLValue: Equatable {

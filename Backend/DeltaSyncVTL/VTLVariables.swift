@@ -38,7 +38,7 @@ struct VTLVariableStore {
     /// The template's variables (`#set` at the top, the embedder's context), by slot.
     var values: [VTLValue?]
     /// `#define`d blocks by slot.
-    var blocks: [[VTLNode]?]
+    var blocks: [VTLCompiledBlock?]
     /// One frame per running macro call: its parameters by slot, bound to the call's arguments.
     var frames: [[Int: VTLBinding]] = []
 
@@ -50,5 +50,84 @@ struct VTLVariableStore {
         for (name, value) in variables {
             if let slot = symbols.slot(of: name) { values[slot] = value }
         }
+    }
+}
+
+/// A macro parameter's binding: the call's argument expression, evaluated where the call
+/// stands each time the parameter is read (Velocity 1.7 passes arguments by name), until the
+/// macro `#set`s the parameter to a value of its own.
+enum VTLBinding {
+    case argument(VTLCompiledExpression)
+    case value(VTLValue)
+}
+
+/// Variables as macros and `#define` see them.
+extension VTLEvaluation {
+    /// A variable's value: a parameter of the running macro, then a `#define`d block (rendered
+    /// now, with the variables as they are now), then the template's variables; `nil` when
+    /// nothing has the name.
+    mutating func lookup(_ slot: Int) throws -> VTLValue? {
+        if !store.frames.isEmpty, let binding = store.frames[store.frames.count - 1][slot] {
+            switch binding {
+            case .value(let value):
+                return value
+            case .argument(let expression):
+                // The argument is read where the call stands: in the caller's frame.
+                let frame = store.frames.removeLast()
+                defer { store.frames.append(frame) }
+                return try expression.value(in: &self)
+            }
+        }
+        if let block = store.blocks[slot] { return try render(block) }
+        return store.values[slot]
+    }
+
+    /// `#set($name = value)`: the running macro's parameter when it has one by that name
+    /// (Velocity 1.7 keeps other variables global), else the template's variable.
+    mutating func bind(_ slot: Int, to value: VTLValue) {
+        if !store.frames.isEmpty, store.frames[store.frames.count - 1][slot] != nil {
+            store.frames[store.frames.count - 1][slot] = .value(value)
+            return
+        }
+        if store.blocks[slot] != nil { store.blocks[slot] = nil }
+        store.values[slot] = value
+    }
+
+    /// `#define($name)`: the block replaces whatever the variable held.
+    mutating func define(_ slot: Int, _ body: VTLCompiledBlock) {
+        store.values[slot] = nil
+        store.blocks[slot] = body
+    }
+
+    /// What a name is bound to, so a loop can put it back after it.
+    enum SavedBinding {
+        case parameter(VTLBinding)
+        case global(VTLValue?, VTLCompiledBlock?)
+    }
+
+    func binding(of slot: Int) -> SavedBinding {
+        if let binding = store.frames.last?[slot] { return .parameter(binding) }
+        return .global(store.values[slot], store.blocks[slot])
+    }
+
+    mutating func restore(_ saved: SavedBinding, of slot: Int) {
+        switch saved {
+        case .parameter(let binding):
+            store.frames[store.frames.count - 1][slot] = binding
+        case .global(let value, let block):
+            store.values[slot] = value
+            store.blocks[slot] = block
+        }
+    }
+
+    /// A `#define`d block, rendered into a string.
+    private mutating func render(_ block: VTLCompiledBlock) throws -> VTLValue {
+        try enter()
+        defer { leave() }
+        let saved = output
+        output = ""
+        defer { output = saved }
+        try block.run(&self)
+        return .string(output)
     }
 }

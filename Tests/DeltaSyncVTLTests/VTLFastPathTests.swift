@@ -38,13 +38,15 @@ struct VTLFastPathTests {
     @Test func namesAreResolvedWhenParsed() throws {
         #expect(VTLMethodName("add").known == .add)
         #expect(VTLMethodName("getAdd").known == nil)
-        let template = try VTLTemplate("$util.str.toUpper($x) $util.dynamodb.toDynamoDBJson(1)", name: "t.vtl")
-        guard case .reference(let reference, _, _) = template.nodes[0] else {
-            Issue.record("not a reference")
-            return
-        }
-        #expect(reference.utilFunction?.name == "str.toUpper")
-        #expect(reference.utilFunction?.call == 1)
+        let template = try VTLTemplate("$util.str.toUpper($x) $util.dynamodb.toDynamoDBJson(1) $util.nope().size()", name: "t.vtl")
+        let calls = template.body.nodes.compactMap { ($0 as? VTLPrintNode)?.reference }
+        let upper = try #require(calls.first as? VTLUtilCallExpression)
+        #expect(upper.name == "str.toUpper" && upper.function != nil)
+        #expect(upper.segments.count == 2, "the path up to the call, for a bound $util")
+        #expect((calls[1] as? VTLUtilCallExpression)?.function != nil)
+        // An unknown function fails when it runs, and the rest of the path chains on the call.
+        let nope = try #require(calls.last as? VTLSegmentExpression)
+        #expect((nope.target as? VTLUtilCallExpression)?.function == nil)
         #expect(throws: VTLError.self) { try VTLTemplate("$util.str[0]", name: "t.vtl").render([:]) }
         let bound = try VTLTemplate("$util.str.length()", name: "t.vtl").render(["util": .map(VTLMap(["str": .string("abc")]))])
         #expect(bound.output == "3")

@@ -1,0 +1,194 @@
+/// One step of a reference's path after its variable: `.name`, `.method(...)`, `[key]`.
+class VTLCompiledSegment {
+    func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+        preconditionFailure("\(Self.self) does not apply")
+    }
+
+    /// `value` through `segments`, a step each.
+    static func apply(_ segments: [VTLCompiledSegment], to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+        var value = value
+        for segment in segments {
+            try e.step(position)
+            value = try segment.apply(to: value, &e, at: position)
+        }
+        return value
+    }
+}
+
+/// A segment applied to what the expression before it gives: references compile to a chain
+/// of these over their variable, so evaluating one walks the chain's constant properties.
+final class VTLSegmentExpression: VTLCompiledExpression {
+    let target: VTLCompiledExpression
+    let segment: VTLCompiledSegment
+    let position: VTLPosition
+
+    init(_ target: VTLCompiledExpression, _ segment: VTLCompiledSegment, at position: VTLPosition) {
+        self.target = target
+        self.segment = segment
+        self.position = position
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        let value = try target.evaluate(&e)
+        try e.step(position)
+        return try segment.apply(to: value, &e, at: position)
+    }
+}
+
+/// `.name`: a map's entry (null when absent), else the getter `name()`, `getName()` or
+/// `isName()`, resolved when the template is parsed.
+final class VTLPropertySegment: VTLCompiledSegment {
+    let name: String
+    /// `name`, `getName`, `isName`, as method names.
+    let getters: [VTLMethodName]
+
+    init(_ name: String) {
+        self.name = name
+        let capitalized = name.prefix(1).uppercased() + name.dropFirst()
+        getters = [name, "get" + capitalized, "is" + capitalized].map(VTLMethodName.init)
+    }
+
+    override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+        switch value {
+        case .map(let map): return map.entries[name] ?? .null
+        case .null: return .null
+        default:
+            for getter in getters where VTLMethods.isGetter(getter, of: value) {
+                return try VTLMethods.call(getter, on: value, [], &e, at: position)
+            }
+            return .null
+        }
+    }
+}
+
+/// `.method(arguments)`: a Java method of the value (``VTLMethods``).
+final class VTLMethodSegment: VTLCompiledSegment {
+    let method: VTLMethodName
+    let arguments: [VTLCompiledExpression]
+
+    init(_ method: VTLMethodName, _ arguments: [VTLCompiledExpression]) {
+        self.method = method
+        self.arguments = arguments
+    }
+
+    override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+        let values = try VTLCompiledExpression.values(of: arguments, &e)
+        return try VTLMethods.call(method, on: value, values, &e, at: position)
+    }
+}
+
+/// `[key]`: a list's item or a map's entry.
+final class VTLIndexSegment: VTLCompiledSegment {
+    let key: VTLCompiledExpression
+
+    init(_ key: VTLCompiledExpression) {
+        self.key = key
+    }
+
+    override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+        try VTLMethods.element(try key.value(in: &e), of: value, &e, at: position)
+    }
+}
+
+extension VTLCompiledExpression {
+    /// The values of `arguments`, in order.
+    static func values(of arguments: [VTLCompiledExpression], _ e: inout VTLEvaluation) throws -> [VTLValue] {
+        if arguments.isEmpty { return [] }
+        var values: [VTLValue] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments { values.append(try argument.value(in: &e)) }
+        return values
+    }
+}
+
+/// `$x`: the variable's value, null when nothing has the name.
+final class VTLVariableExpression: VTLCompiledExpression {
+    let slot: Int
+
+    init(slot: Int) {
+        self.slot = slot
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        try e.lookup(slot) ?? .null
+    }
+}
+
+/// `$util.a.b(arguments)`: the function, found when the template was parsed (`nil` for a
+/// name `$util` lacks, which fails when it runs). A template or embedder that binds `$util`
+/// itself reads its variable instead, through the same path. The rest of the path is a
+/// chain of ``VTLSegmentExpression``s over this one.
+final class VTLUtilCallExpression: VTLCompiledExpression {
+    let slot: Int
+    let name: String
+    let function: VTLUtilFunction?
+    let arguments: [VTLCompiledExpression]
+    /// The path up to the call, for a bound `$util`.
+    let segments: [VTLCompiledSegment]
+    let position: VTLPosition
+
+    init(slot: Int, name: String, arguments: [VTLCompiledExpression], segments: [VTLCompiledSegment], position: VTLPosition) {
+        self.slot = slot
+        self.name = name
+        function = VTLUtil.functions[name]
+        self.arguments = arguments
+        self.segments = segments
+        self.position = position
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        if let bound = try e.lookup(slot) {
+            return try VTLCompiledSegment.apply(segments, to: bound, &e, at: position)
+        }
+        let values = try VTLCompiledExpression.values(of: arguments, &e)
+        guard let function else { throw e.failure("$util.\(name) is not a function DeltaSync has", at: position) }
+        return try function(&e, VTLUtilCall(template: e.template, name: name, arguments: values, position: position))
+    }
+}
+
+/// `$util.a.b` with no call: an error unless the template or embedder binds `$util`, whose
+/// value the path's chain then reads.
+final class VTLUtilNamespaceExpression: VTLCompiledExpression {
+    let slot: Int
+    let namespace: String
+    let position: VTLPosition
+
+    init(slot: Int, namespace: String, position: VTLPosition) {
+        self.slot = slot
+        self.namespace = namespace
+        self.position = position
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        guard let bound = try e.lookup(slot) else {
+            throw e.failure("$util.\(namespace) is not a function; call one, as $util.toJson(...)", at: position)
+        }
+        return bound
+    }
+}
+
+/// `$extensions.name(arguments)`: recorded by ``VTLExtensions``, unless `$extensions` is bound.
+final class VTLExtensionsCallExpression: VTLCompiledExpression {
+    let slot: Int
+    let name: String
+    let arguments: [VTLCompiledExpression]
+    /// The call as a segment, for a bound `$extensions`.
+    let segment: VTLCompiledSegment
+    let position: VTLPosition
+
+    init(slot: Int, name: String, arguments: [VTLCompiledExpression], segment: VTLCompiledSegment, position: VTLPosition) {
+        self.slot = slot
+        self.name = name
+        self.arguments = arguments
+        self.segment = segment
+        self.position = position
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        if let bound = try e.lookup(slot) {
+            return try VTLCompiledSegment.apply([segment], to: bound, &e, at: position)
+        }
+        let values = try VTLCompiledExpression.values(of: arguments, &e)
+        return try VTLExtensions.call(name, values, &e, at: position)
+    }
+}
