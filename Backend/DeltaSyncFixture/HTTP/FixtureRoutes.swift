@@ -40,12 +40,26 @@ public struct FixtureRoutes: Sendable {
     /// Adds every `/admin/` route to `router`, behind the admin key.
     public func add<Context: RequestContext>(to router: Router<Context>) {
         let admin = router.group("admin").add(middleware: AdminKeyMiddleware<Context>(key: adminKey))
+        addStoreRoutes(to: admin)
+        addSnapshotRoutes(to: admin)
+        addDataRoutes(to: admin)
+        addClockRoutes(to: admin)
+        addFaultRoutes(to: admin)
+        addConnectionRoutes(to: admin)
+    }
+
+    /// `status`, `reset` and `seed`: the store as a whole.
+    private func addStoreRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("status") { _, _ in try await status() }
         admin.post("reset") { request, _ in try await reset(request) }
         admin.post("seed") { request, _ in
             let counts = try await fixture.seed(try await text(request))
             return Self.json(["seeded": .object(counts.mapValues(JSONValue.int))])
         }
+    }
+
+    /// `snapshot` (the whole store, as JSON or a database file) and named `snapshots`.
+    private func addSnapshotRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("snapshot") { request, _ in
             guard request.headers[.accept]?.contains(Self.databaseType) == true else { return Self.json(try await fixture.snapshot().json) }
             let bytes = try await fixture.snapshotDatabase()
@@ -78,6 +92,10 @@ public struct FixtureRoutes: Sendable {
             }
             return Self.json(["deleted": .string(name)])
         }
+    }
+
+    /// A model's items and deltas, the conflict log, and changes made out of band.
+    private func addDataRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("models/:model/items") { request, context in try await items(request, context) }
         admin.get("models/:model/deltas") { request, context in try await deltas(request, context) }
         admin.get("conflicts") { request, _ in try await conflicts(request) }
@@ -88,6 +106,10 @@ public struct FixtureRoutes: Sendable {
             }
             return Self.json(try await fixture.change(model: model, fields: item))
         }
+    }
+
+    /// The fixture clock, and `purge`, which expires by it.
+    private func addClockRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("clock") { _, _ in clock() }
         admin.post("clock/freeze") { _, _ in
             fixture.clock.freeze()
@@ -123,6 +145,10 @@ public struct FixtureRoutes: Sendable {
             let purged = await fixture.purge()
             return Self.json(["deltas": .int(purged.deltas), "tombstones": .int(purged.tombstones)])
         }
+    }
+
+    /// Injected faults.
+    private func addFaultRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("faults") { _, _ in Self.json(["faults": .array(fixture.activeFaults.map(\.json))]) }
         admin.post("faults") { request, _ in
             let fault = try Fault(json: .object(try await object(request)), now: Date())
@@ -135,6 +161,10 @@ public struct FixtureRoutes: Sendable {
             guard cleared > 0 else { throw FixtureErrorResponse(status: .notFound, error: AppSyncError(.badRequest, "No active fault has id '\(id)'.")) }
             return Self.json(["cleared": .int(cleared)])
         }
+    }
+
+    /// Realtime connections, the request log and the client configuration.
+    private func addConnectionRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("connections") { _, _ in connections() }
         admin.post("connections/close") { request, _ in
             let body = try await object(request, allowEmpty: true)
