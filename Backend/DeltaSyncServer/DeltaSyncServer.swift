@@ -83,47 +83,19 @@ public struct DeltaSyncServer: Sendable {
         let requests = RequestLog()
         // Before the store is opened: a bad certificate leaves no database behind.
         tls = try configuration.tls?.serverConfiguration()
-        let store: any ItemStore
-        switch configuration.storage {
-        case .file(let path): store = try SQLiteItemStore(location: .file(path), schema: project.schema)
-        case .inMemory: store = try SQLiteItemStore(location: .inMemory, schema: project.schema)
-        case .store(let given): store = given
-        }
+        let store = try Self.openStore(configuration.storage, schema: project.schema)
         self.store = store
-        let sync = SyncSettings(
-            deltaTTLMilliseconds: configuration.deltaTTL.milliseconds,
-            tombstoneTTLSeconds: Int(configuration.tombstoneTTL.components.seconds),
-            handlers: project.sync,
-            handlerOverride: configuration.conflictHandler,
-            lambda: configuration.lambdaConflictHandler
-        )
-        let modes = configuration.authModes ?? project.authModes
-            ?? APIAuthModes(defaultMode: .apiKey, additionalModes: project.schema.authModesUsed)
-        let unconfigured = project.schema.authModesUsed.filter { !modes.contains($0) }
-        guard unconfigured.isEmpty else {
-            throw AuthModeMismatch(missing: unconfigured, modes: modes)
-        }
+        let modes = try Self.authModes(project: project, configuration: configuration)
         let policy = AuthorizationPolicy(schema: project.schema, modes: modes, fieldRule: configuration.fieldAuthorization)
         self.policy = policy
-        var environment = ResolverEnvironment(
-            schema: project.schema, store: store, policy: policy, tokens: .random(), clock: now, sync: sync,
-            logger: self.logger)
-        environment.filterLimits = configuration.filterLimits
-        environment.maxPageSize = configuration.maxPageSize
         let metrics = configuration.metrics ? ServerMetrics() : nil
         self.metrics = metrics
-        environment.metrics = metrics
-        // Without the fixture API nothing can add a fault: mutations skip the check.
-        if configuration.fixtureAPI { environment.faults = faults }
         let functions = try ServerFunctions(
             configuration: configuration, schema: project.schema, schemaFiles: project.schemaFiles, logger: self.logger)
         self.functions = functions
-        environment.functions = functions
-        environment.environmentName = functions.catalog.environmentName
-        environment.region = configuration.region
-        try environment.resolve(
-            with: configuration.resolvers, dataSources: configuration.dataSources, variables: configuration.resolverEnvironment,
-            slots: configuration.slots, overrides: configuration.overrides)
+        let environment = try Self.resolverEnvironment(
+            project: project, configuration: configuration, store: store, policy: policy, clock: now, metrics: metrics,
+            faults: faults, functions: functions, logger: self.logger)
         let issuer = configuration.acceptsDevelopmentTokens ? DevelopmentIssuerSource(directory: configuration.dataDirectory) : nil
         developmentIssuer = issuer
         authentication = Self.authentication(modes: modes, apiKey: apiKey, issuer: issuer, clock: now, configuration: configuration)
@@ -133,16 +105,8 @@ public struct DeltaSyncServer: Sendable {
                 metadata: ["fix": "\(Self.howToConfigure(mode))"])
         }
         let subscribers = SubscriptionRegistry(maxEventBytes: configuration.realtime.maxEventBytes, logger: self.logger)
-        // A store other processes share carries each one's events to the others' subscribers.
-        let events: any EventFanOut
-        if let shared = store as? any SharedItemStore {
-            let fanOut = SharedEventFanOut(subscribers: subscribers, channel: shared.instanceChannel(named: "events"), logger: self.logger)
-            sharedEvents = fanOut
-            events = fanOut
-        } else {
-            sharedEvents = nil
-            events = LocalEventFanOut(subscribers: subscribers)
-        }
+        let (events, sharedEvents) = Self.eventFanOut(store: store, subscribers: subscribers, logger: self.logger)
+        self.sharedEvents = sharedEvents
         let executor = RequestExecutor(
             schema: try ExecutableSchema(schema: project.schema, environment: environment),
             events: events, logger: self.logger, limits: configuration.documentLimits,
@@ -150,17 +114,9 @@ public struct DeltaSyncServer: Sendable {
         self.executor = executor
         let connections = ConnectionRegistry(configuration: configuration.connections)
         self.connections = connections
-        realtime = RealtimeEndpoint(
-            configuration: configuration.realtime, authentication: authentication, policy: policy,
-            executor: executor, registry: subscribers,
-            admit: { channel in
-                if faults.refusesConnections {
-                    throw RequestRejection(.serviceUnavailable, "New realtime connections are refused for now (a fault added through the fixture API).", errorType: "ServiceUnavailableException")
-                }
-                try connections.admitWebSocket(channel)
-            },
-            reportStart: configuration.fixtureAPI ? requests.appendStart : nil,
-            logger: self.logger)
+        realtime = Self.realtimeEndpoint(
+            configuration: configuration, authentication: authentication, policy: policy, executor: executor,
+            subscribers: subscribers, connections: connections, faults: faults, requests: requests, logger: self.logger)
         expiry = ExpiryService(
             store: store, deltaTTL: configuration.deltaTTL, interval: configuration.purgeInterval,
             clock: now, logger: self.logger)
