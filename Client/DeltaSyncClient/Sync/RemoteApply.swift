@@ -1,7 +1,5 @@
 import DeltaSyncCore
 import DeltaSyncLocalStore
-import DeltaSyncSQLite
-import GRDB
 
 /// How a batch of synced records changed the local store.
 package struct RemoteApplyCounts: Sendable, Equatable {
@@ -39,90 +37,19 @@ struct RemoteApply: Sendable {
         let observed = store.hasObservers || eventsObserved()
         try await store.write { db in
             let pending = try Outbox.pendingModelIDs(db, model: modelName)
-            var counts = RemoteApplyCounts()
-            // As Amplify, only the newest record of an item counts: a delta page lists every
-            // change of an item, oldest first.
-            let keys = records.map(table.key(of:))
-            var superseded = [Bool](repeating: false, count: records.count)
-            var newest: [JSONValue: Int] = [:]
-            newest.reserveCapacity(records.count)
-            for (position, key) in keys.enumerated() {
-                if let other = newest[key] {
-                    if (records[other]["_version"]?.intValue ?? 0) > (records[position]["_version"]?.intValue ?? 0) {
-                        superseded[position] = true
-                        continue
-                    }
-                    superseded[other] = true
-                }
-                newest[key] = position
+            var batch = RemoteApplyBatch(records: records, table: table)
+            let candidates = batch.candidates(pending: pending) { record in
+                let modelID = ModelIdentifier(of: record, in: model).description
+                guard pending.contains(modelID) else { return false }
+                store.holdBack(record, model: modelName, modelID: modelID)
+                return true
             }
-            var candidates: [Int] = []
-            candidates.reserveCapacity(records.count)
-            for (position, record) in records.enumerated() {
-                guard !superseded[position] else {
-                    counts.skipped += 1
-                    continue
-                }
-                if !pending.isEmpty {
-                    let modelID = ModelIdentifier(of: record, in: model).description
-                    if pending.contains(modelID) {
-                        store.holdBack(record, model: modelName, modelID: modelID)
-                        counts.skipped += 1
-                        continue
-                    }
-                }
-                candidates.append(position)
-            }
-            // Items the device has never seen are inserted without looking anything up, which
-            // is every item of a first sync; only the others need their stored version.
-            var applied = [MutationType?](repeating: nil, count: records.count)
-            var known: [Int] = []
-            let fullBatch = try db.cachedStatement(sql: table.insertIfAbsentSQL(rows: Self.insertBatch))
-            for start in stride(from: 0, to: candidates.count, by: Self.insertBatch) {
-                let batch = candidates[start..<min(start + Self.insertBatch, candidates.count)]
-                let insert = batch.count == Self.insertBatch ? fullBatch : try db.cachedStatement(sql: table.insertIfAbsentSQL(rows: batch.count))
-                let inserted = try table.insertIfAbsent(batch.map { records[$0] }, using: insert, in: db)
-                for (position, new) in zip(batch, inserted) {
-                    guard new else {
-                        known.append(position)
-                        continue
-                    }
-                    // A tombstone of an item never seen is stored, but nothing was live to delete.
-                    if records[position]["_deleted"]?.boolValue != true {
-                        counts.added += 1
-                        applied[position] = .create
-                    }
-                }
-            }
-            let stored = try table.metadata(ofKeys: known.map { records[$0] }, in: db)
-            let replace = try db.cachedStatement(sql: table.insertSQL)
-            for position in known {
-                let record = records[position]
-                let local = stored[keys[position]]
-                if let localVersion = local?.syncedVersion, let version = record["_version"]?.intValue, version <= localVersion {
-                    counts.skipped += 1
-                    continue
-                }
-                let wasLive = local.map { !$0.deleted } ?? false
-                try table.put(record, using: replace)
-                if record["_deleted"]?.boolValue == true {
-                    guard wasLive else { continue }
-                    counts.deleted += 1
-                    applied[position] = .delete
-                } else if wasLive {
-                    counts.updated += 1
-                    applied[position] = .update
-                } else {
-                    counts.added += 1
-                    applied[position] = .create
-                }
-            }
-            let total = counts
+            let known = try batch.insertUnseen(candidates, in: db)
+            try batch.updateKnown(known, in: db)
+            let total = batch.counts
             result.withLock { $0 = total }
             guard observed else { return [] }
-            return records.indices.compactMap { position in
-                applied[position].map { StoredChange(modelName: modelName, mutationType: $0, item: records[position], isRemote: true) }
-            }
+            return batch.changes(modelName: modelName)
         }
         return result.withLock { $0 }
     }
