@@ -76,6 +76,9 @@ main { flex: 1; min-height: 0; display: flex; flex-direction: column; }
 .badge.ok { background: var(--ok-soft); color: var(--ok); }
 .badge.warn { background: var(--warn-soft); color: var(--warn); }
 .badge.bad { background: var(--bad-soft); color: var(--bad); }
+details.steps { margin-top: 4px; }
+details.steps pre { margin: 2px 0 6px; max-height: 12em; overflow: auto; }
+details.steps .bad { color: var(--bad); }
 .badge.info { background: var(--accent-soft); color: var(--accent-dark); }
 input.field, select.field, textarea.field { border: 1px solid var(--border-strong); border-radius: 6px; padding: 5px 8px; background: #fff; min-width: 0; }
 input.field:focus, select.field:focus, textarea:focus { outline: 2px solid #9dbdf5; outline-offset: -1px; }
@@ -1031,10 +1034,22 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
     renderData($('#connections'), page, table(['id', 'connected at', 'auth mode', 'identity', 'subscriptions'], rows, 'No realtime connections.'));
   }
 
+  // A project resolver's steps as they ran: each step's data source request, output or error.
+  function resolverSteps(steps) {
+    if (!steps || !steps.length) return null;
+    return h('details', { class: 'steps', 'data-testid': 'request-steps' },
+      h('summary', { text: `${steps.length} resolver step${steps.length === 1 ? '' : 's'}` }),
+      h('ol', {}, steps.map((s) => h('li', { 'data-testid': 'request-step' },
+        h('span', { class: 'mono', text: `${s.field} · ${s.step}` }),
+        s.error ? h('span', { class: 'bad', text: ` ${s.error}` }) : null,
+        s.request === null ? null : h('pre', { text: 'request: ' + JSON.stringify(s.request, null, 2) }),
+        s.error ? null : h('pre', { text: 'output: ' + JSON.stringify(s.output, null, 2) })))));
+  }
+
   function renderRequests(page) {
     const rows = (page.requests || []).map((r) => h('tr', { 'data-testid': 'request-row' },
       timeCell(r.at, 'at'),
-      h('td', { class: 'mono', text: r.operation ?? '' }),
+      h('td', { class: 'mono' }, r.operation ?? '', resolverSteps(r.steps)),
       h('td', { text: r.authMode ?? '' }),
       h('td', { class: 'mono', text: r.identity == null ? '—' : compact(r.identity) }),
       h('td', {}, outcomeBadge(typeof r.outcome === 'object' && r.outcome !== null ? compact(r.outcome) : r.outcome)),

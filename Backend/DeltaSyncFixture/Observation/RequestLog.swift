@@ -17,14 +17,21 @@ package final class RequestLog: Sendable {
         /// `ok`, or the error types the response carried.
         package var outcome: String
         var durationMilliseconds: Double
+        /// The steps of project resolvers (templates, functions, generated data steps) the
+        /// request ran: each one's field, name, data source request, output or error.
+        package var steps: [JSONValue]
 
-        package init(at: Int, operation: String, authMode: String?, identity: String?, outcome: String, durationMilliseconds: Double) {
+        package init(
+            at: Int, operation: String, authMode: String?, identity: String?, outcome: String, durationMilliseconds: Double,
+            steps: [JSONValue] = []
+        ) {
             self.at = at
             self.operation = operation
             self.authMode = authMode
             self.identity = identity
             self.outcome = outcome
             self.durationMilliseconds = durationMilliseconds
+            self.steps = steps
         }
 
         var json: JSONValue {
@@ -35,6 +42,7 @@ package final class RequestLog: Sendable {
                 "identity": identity.map(JSONValue.string) ?? .null,
                 "outcome": .string(outcome),
                 "durationMilliseconds": .double((durationMilliseconds * 1000).rounded() / 1000),
+                "steps": .array(steps),
             ]
         }
     }

@@ -23,7 +23,9 @@ enum ResolverFields {
             let value: JSONValue
             do {
                 value = try await resolver.resolve(&context)
+                scope.record(context.trace)
             } catch let error as AppSyncError {
+                scope.record(context.trace)
                 var shown = error
                 let readable = ResolvedValue(schema: environment.schema, caller: scope.caller, field: context.field)
                     .readableData(error.data, as: info.returnType)

@@ -50,6 +50,8 @@ package struct RequestExecutor: Sendable {
         package var errorTypes: [String]
         /// The operation that ran; `nil` when the document did not parse or validate.
         package var operation: OperationSummary?
+        /// The steps project resolvers ran, when the request was traced.
+        package var steps: [ResolverStepTrace] = []
 
         /// Whether the store could not be reached: the HTTP route answers 503 with
         /// `Retry-After`, which DataStore clients retry (an error in a 200 drops the mutation).
@@ -57,11 +59,15 @@ package struct RequestExecutor: Sendable {
     }
 
     /// ``execute(_:as:explain:)`` with the error types of the response.
-    package func answer(_ request: OperationRequest, as caller: Caller, explain: Bool = false) async -> Answer {
+    ///
+    /// - Parameter traceSteps: record the steps of project resolvers (``Answer/steps``), for
+    ///   the request log.
+    package func answer(_ request: OperationRequest, as caller: Caller, explain: Bool = false, traceSteps: Bool = false) async -> Answer {
         let limits = executionLimits
         let answer = await Deadline.race(after: limits.timeout) {
-            let (body, splices, operation) = await respond(request, explain: explain, caller: caller)
-            return Answer(bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body), operation: operation)
+            let (body, splices, operation, steps) = await respond(request, explain: explain, caller: caller, traceSteps: traceSteps)
+            return Answer(
+                bytes: ResponseJSON.bytes(body, splices: splices), errorTypes: Self.errorTypes(of: body), operation: operation, steps: steps)
         }
         guard let answer else {
             // AppSync's words; the work goes on in the background until its next budget check.
@@ -134,19 +140,19 @@ package struct RequestExecutor: Sendable {
     }
 
     private func respond(
-        _ request: OperationRequest, explain: Bool, caller: Caller
-    ) async -> (Map, [ResponseJSON.Splice], OperationSummary?) {
+        _ request: OperationRequest, explain: Bool, caller: Caller, traceSteps: Bool
+    ) async -> (Map, [ResponseJSON.Splice], OperationSummary?, [ResolverStepTrace]) {
         let prepared: PreparedDocument
         switch prepare(request.query) {
         case .success(let found): prepared = found
-        case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [], nil)
+        case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [], nil, [])
         }
         let plan = ResponsePlan.select(prepared.plans, operationName: request.operationName)
         if plan.operationType == .subscription {
             let refusal = ErrorShape.plain(
                 "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",
                 errorType: .unsupportedOperation)
-            return (Self.body(data: nil, errors: [refusal]), [], plan.summary)
+            return (Self.body(data: nil, errors: [refusal]), [], plan.summary, [])
         }
         do {
             var earlierResults: [String: Result<ModelObject, any Error>] = [:]
@@ -156,7 +162,7 @@ package struct RequestExecutor: Sendable {
                     publishEvents(
                         of: plan, data: .dictionary([shortcut.responseKey: result.event]),
                         written: result.written.map { [shortcut.responseKey: $0] } ?? [:], fragments: prepared.fragments, request: request)
-                    return (Self.body(data: .dictionary([shortcut.responseKey: result.response]), errors: []), [], plan.summary)
+                    return (Self.body(data: .dictionary([shortcut.responseKey: result.response]), errors: []), [], plan.summary, [])
                 case .failure(let failure):
                     earlierResults[shortcut.responseKey] = failure.outcome
                 }
@@ -164,19 +170,20 @@ package struct RequestExecutor: Sendable {
             let scope = RequestScope(
                 plan: plan, explain: explain, budget: ResolverBudget(executionLimits), caller: caller,
                 projection: schema.planner.projection(for: caller), earlierResults: earlierResults,
-                functionRequest: ResolverRequest(caller: caller.identity, sourceIP: request.sourceIP, headers: request.headers))
+                functionRequest: ResolverRequest(caller: caller.identity, sourceIP: request.sourceIP, headers: request.headers),
+                tracesSteps: traceSteps)
             let result = try await run(request, document: prepared.document, scope: scope)
             var errors = (result.errors + scope.appendedErrors).map { ErrorShape.execution($0, logger: logger) }
             let (data, splices) = await scope.projected.complete(result.data, errors: &errors, projection: scope.projection)
             if plan.operationType == .mutation {
                 publishEvents(of: plan, data: scope.eventData(data), written: scope.writtenMetadata, fragments: prepared.fragments, request: request)
             }
-            return (Self.body(data: data, errors: errors, scope: scope), splices, plan.summary)
+            return (Self.body(data: data, errors: errors, scope: scope), splices, plan.summary, scope.recordedSteps)
         } catch let error as GraphQLError {
-            return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [], plan.summary)
+            return (Self.body(data: nil, errors: [ErrorShape.execution(error, logger: logger)]), [], plan.summary, [])
         } catch {
             let shown = AppSyncError.redacting(error, at: request.operationName ?? "the request", logger: logger)
-            return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [], plan.summary)
+            return (Self.body(data: nil, errors: [ErrorShape.plain(shown)]), [], plan.summary, [])
         }
     }
 

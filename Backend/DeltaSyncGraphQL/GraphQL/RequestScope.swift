@@ -33,15 +33,21 @@ final class RequestScope: Sendable {
     /// Errors resolvers appended (`$util.appendError`) beside the values of their fields.
     private let appended = NIOLockedValueBox<[GraphQLError]>([])
 
+    /// Whether project resolvers record their steps (``ResolverStepTrace``) for the request log.
+    let tracesSteps: Bool
+    private let steps = NIOLockedValueBox<[ResolverStepTrace]>([])
+
     /// The outcome of a root mutation field ``MutationShortcut`` already ran, by response key:
     /// its resolver hands it to the executor instead of running the mutation again.
     private let earlierResults: [String: Result<ModelObject, any Error>]
 
     init(
         plan: ResponsePlan, explain: Bool, budget: ResolverBudget, caller: Caller, projection: ItemProjection,
-        earlierResults: [String: Result<ModelObject, any Error>] = [:], functionRequest: ResolverRequest = .init()
+        earlierResults: [String: Result<ModelObject, any Error>] = [:], functionRequest: ResolverRequest = .init(),
+        tracesSteps: Bool = false
     ) {
         self.functionRequest = functionRequest
+        self.tracesSteps = tracesSteps
         self.plan = plan
         self.caller = caller
         self.projection = projection
@@ -130,6 +136,15 @@ final class RequestScope: Sendable {
         let located = errors.map { GraphQLError(message: $0.message, nodes: info.fieldASTs, path: info.path, originalError: $0) }
         appended.withLockedValue { $0 += located }
     }
+
+    /// Keeps the steps a project resolver ran, for the request log.
+    func record(_ trace: [ResolverStepTrace]?) {
+        guard let trace, !trace.isEmpty else { return }
+        steps.withLockedValue { $0 += trace }
+    }
+
+    /// What ``record(_:)`` kept, in the order fields finished.
+    var recordedSteps: [ResolverStepTrace] { steps.withLockedValue { $0 } }
 
     /// What ``append(_:info:)`` collected, for the response's `errors`.
     var appendedErrors: [GraphQLError] { appended.withLockedValue { $0 } }

@@ -10,6 +10,7 @@ extension ResolverContext {
         self.source = Self.sourceValue(source)
         let request = scope.functionRequest
         origin = FieldOrigin(scope: scope, info: info)
+        if scope.tracesSteps { trace = [] }
         identity = request.identity
         self.request = request.json
         self.environment = environment.resolverVariables

@@ -47,6 +47,11 @@ struct ResolverContext: Sendable {
     /// the caller as the generated resolvers do; `nil` in a context made without a request,
     /// where those steps refuse to run.
     var origin: FieldOrigin?
+    /// The steps that ran, when the request is traced (``ResolverStepTrace``); `nil` otherwise,
+    /// so an untraced run records nothing.
+    var trace: [ResolverStepTrace]?
+    /// What the running step sent its data source, kept for ``trace``.
+    var sentRequest: JSONValue?
 
     init(field: FieldCoordinate, arguments: Item) {
         self.field = field

@@ -26,6 +26,7 @@ struct TemplateFunction: ResolverFunction {
         case .returned(let value): return value
         case .value(let value): requestObject = value
         }
+        if context.trace != nil { context.sentRequest = requestObject }
         let version: TemplateVersion
         if let functionVersion { version = functionVersion } else { version = try TemplateVersion(request: requestObject, template: request.template.name) }
         var result: JSONValue = .null

@@ -29,6 +29,7 @@ struct GeneratedDataStep: ResolverFunction {
             throw AppSyncError(.internalFailure, "\(name) runs only within a request: it checks the caller as the generated resolver does.")
         }
         let stash = SlotStash(context.stash)
+        if context.trace != nil { context.sentRequest = ["arguments": .object(context.arguments)] }
         do {
             return try await body(context.arguments, stash, origin)
         } catch {

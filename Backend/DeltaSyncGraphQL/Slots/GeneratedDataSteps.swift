@@ -13,7 +13,9 @@ struct GeneratedDataSteps: Sendable {
 
     /// The step of the generated field `name`.
     func step(_ field: GeneratedField, name: String) -> GeneratedDataStep {
-        GeneratedDataStep(name: "\(field.model.name)\(name.prefix(1).uppercased() + name.dropFirst())DataResolverFn", body: body(field, name: name), logger: environment.logger)
+        // Amplify's name for the function: `QuerygetTodoDataResolverFn`.
+        let type = field.kind == .mutation ? "Mutation" : "Query"
+        return GeneratedDataStep(name: "\(type)\(name)DataResolverFn", body: body(field, name: name), logger: environment.logger)
     }
 
     private func body(_ field: GeneratedField, name: String) -> GeneratedDataStep.Body {

@@ -91,7 +91,7 @@ struct GraphQLRoutes: Sendable {
         }
         let explain = try wantsExplain(request.headers)
         if let delay = fixture?.faults.takeDelay() { try await Task.sleep(for: delay) }
-        let answer = await executor.answer(graphQLRequest, as: caller, explain: explain)
+        let answer = await executor.answer(graphQLRequest, as: caller, explain: explain, traceSteps: fixture != nil)
         if fixture != nil || metrics != nil {
             record(answer, identity: identity, started: started)
         }
@@ -118,6 +118,7 @@ struct GraphQLRoutes: Sendable {
         log.append(RequestLog.Entry(
             at: Int((Date().timeIntervalSince1970 * 1000).rounded()), operation: operation.description, authMode: mode, identity: who,
             outcome: answer.errorTypes.isEmpty ? "ok" : answer.errorTypes.joined(separator: ", "),
-            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
+            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+            steps: answer.steps.map(\.json)))
     }
 }
