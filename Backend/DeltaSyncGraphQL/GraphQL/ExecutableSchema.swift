@@ -62,7 +62,7 @@ package struct ExecutableSchema: Sendable {
         try GraphQLLibraryHooks.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment)
-        let planner = ItemPlanner(schema: schema, queries: queries)
+        let planner = ItemPlanner(schema: schema, relations: queries, logger: environment.logger)
         let mutations = MutationResolvers(environment: environment, planner: planner)
         let maxPage = environment.maxPageSize
         self.planner = planner

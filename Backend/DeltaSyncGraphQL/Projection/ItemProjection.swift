@@ -23,7 +23,6 @@ struct ItemProjection: Sendable {
     let caller: Caller
 
     var schema: AmplifySchema { planner.schema }
-    var queries: QueryResolvers { planner.queries }
 
     /// A page's items as a JSON array, reading their relations.
     func project(_ items: [Item], plan: ItemPlan) async -> ProjectedArray {
@@ -129,17 +128,17 @@ struct ItemProjection: Sendable {
         _ relation: Relation, of field: DeltaSyncSchema.Field, nested: ItemPlan, of item: Item, plan: ItemPlan,
         into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) async -> Bool {
-        let related: ModelObject?
+        let related: Item?
         do {
-            let access = caller.related(queries.environment.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
-            related = try await queries.object(from: item, relation: relation, access: access)
+            let access = caller.related(planner.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
+            related = try await planner.relations.relatedItem(of: item, through: relation, access: access)
         } catch {
-            let shown = AppSyncError.redacting(error, at: "\(plan.typeName).\(relation.relatedModel)", logger: queries.environment.logger)
+            let shown = AppSyncError.redacting(error, at: "\(plan.typeName).\(relation.relatedModel)", logger: planner.logger)
             if plan.completes { failures.append(ProjectionFailure(.failed(shown))) }
             return nullable(field, plan: plan, into: &out)
         }
         guard let related else { return missing(field, type: relation.relatedModel, plan: plan, into: &out, failures: &failures) }
-        guard await project(related.item, plan: nested, into: &out, failures: &failures) else {
+        guard await project(related, plan: nested, into: &out, failures: &failures) else {
             return nullable(field, plan: plan, into: &out)
         }
         return true
@@ -213,7 +212,7 @@ struct ItemProjection: Sendable {
             guard case .object(let related)? = item[field.name] else {
                 return missing(field, type: relation.relatedModel, plan: plan, into: &out, failures: &failures)
             }
-            let access = caller.related(queries.environment.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
+            let access = caller.related(planner.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
             guard access.admits(related) else {
                 failures.append(ProjectionFailure(.failed(access.denial)))
                 return nullable(field, plan: plan, into: &out)
@@ -221,7 +220,7 @@ struct ItemProjection: Sendable {
             guard write(related, plan: nested, into: &out, failures: &failures) else { return nullable(field, plan: plan, into: &out) }
         case .connection(let field, let connection):
             guard case .object(let carried)? = item[field.name] else { return nullable(true, into: &out) }
-            let related = queries.environment.model(field.relation?.relatedModel ?? "")
+            let related = planner.model(field.relation?.relatedModel ?? "")
             let access = caller.related(related, field: field.name, parentType: plan.typeName)
             guard case .denied = access.access else {
                 return write(carried, connection: connection, readable: access, into: &out, failures: &failures)
