@@ -28,7 +28,7 @@ final class VTLLiteralExpression: VTLCompiledExpression {
 }
 
 /// A double-quoted string with references: its parts appended to one string. Interpolated
-/// text counts toward ``VTLLimits/outputCharacters``, as printed text does.
+/// text counts toward ``VTLLimits/outputBytes``, as printed text does.
 final class VTLInterpolation: VTLCompiledExpression {
     /// Text or a reference: classes rather than an enum, so running one copies no payload.
     class Part {
@@ -37,16 +37,14 @@ final class VTLInterpolation: VTLCompiledExpression {
 
     final class TextPart: Part {
         let text: String
-        let characters: Int
 
         init(_ text: String) {
             self.text = text
-            characters = VTLCharacterCount.of(text)
         }
 
         override func append(to text: inout String, _ e: inout VTLEvaluation) throws {
             text += self.text
-            try e.count(characters)
+            try e.count(self.text.utf8.count)
         }
     }
 
@@ -68,11 +66,11 @@ final class VTLInterpolation: VTLCompiledExpression {
                 if !quiet { try source.append(to: &text, &e) }
             case .string(let value):
                 text += value
-                try e.count(VTLCharacterCount.of(value))
+                try e.count(value.utf8.count)
             case let value:
                 let rendered = value.rendered
                 text += rendered
-                try e.count(VTLCharacterCount.of(rendered))
+                try e.count(rendered.utf8.count)
             }
         }
     }
@@ -124,7 +122,8 @@ final class VTLMapLiteral: VTLCompiledExpression {
     override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
         try e.enter()
         defer { e.leave() }
-        var entries = OrderedDictionary<String, VTLValue>(minimumCapacity: keys.count)
+        // An empty literal is mostly a map the template fills (`#set($names = {})`).
+        var entries = OrderedDictionary<String, VTLValue>(minimumCapacity: keys.isEmpty ? 8 : keys.count)
         for (key, value) in zip(keys, values) {
             entries[try key.value(in: &e).rendered] = try value.value(in: &e)
         }

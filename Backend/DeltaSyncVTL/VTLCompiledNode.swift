@@ -31,18 +31,16 @@ final class VTLCompiledMacro {
     }
 }
 
-/// Text printed as it is, its characters counted once.
+/// Text printed as it is.
 final class VTLTextNode: VTLCompiledNode {
     let text: String
-    let characters: Int
 
     init(_ text: String) {
         self.text = text
-        characters = VTLCharacterCount.of(text)
     }
 
     override func run(_ e: inout VTLEvaluation) throws {
-        try e.write(text, characters: characters)
+        try e.write(text)
     }
 }
 

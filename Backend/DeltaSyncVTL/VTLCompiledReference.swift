@@ -72,7 +72,7 @@ final class VTLMethodSegment: VTLCompiledSegment {
     }
 
     override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
-        let values = try VTLCompiledExpression.values(of: arguments, &e)
+        let values = try VTLArguments.evaluate(arguments, &e)
         return try VTLMethods.call(method, on: value, values, &e, at: position)
     }
 }
@@ -87,17 +87,6 @@ final class VTLIndexSegment: VTLCompiledSegment {
 
     override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         try VTLMethods.element(try key.value(in: &e), of: value, &e, at: position)
-    }
-}
-
-extension VTLCompiledExpression {
-    /// The values of `arguments`, in order.
-    static func values(of arguments: [VTLCompiledExpression], _ e: inout VTLEvaluation) throws -> [VTLValue] {
-        if arguments.isEmpty { return [] }
-        var values: [VTLValue] = []
-        values.reserveCapacity(arguments.count)
-        for argument in arguments { values.append(try argument.value(in: &e)) }
-        return values
     }
 }
 
@@ -140,7 +129,7 @@ final class VTLUtilCallExpression: VTLCompiledExpression {
         if let bound = try e.lookup(slot) {
             return try VTLCompiledSegment.apply(segments, to: bound, &e, at: position)
         }
-        let values = try VTLCompiledExpression.values(of: arguments, &e)
+        let values = try VTLArguments.evaluate(arguments, &e)
         guard let function else { throw e.failure("$util.\(name) is not a function DeltaSync has", at: position) }
         return try function(&e, VTLUtilCall(template: e.template, name: name, arguments: values, position: position))
     }
@@ -188,7 +177,7 @@ final class VTLExtensionsCallExpression: VTLCompiledExpression {
         if let bound = try e.lookup(slot) {
             return try VTLCompiledSegment.apply([segment], to: bound, &e, at: position)
         }
-        let values = try VTLCompiledExpression.values(of: arguments, &e)
+        let values = try VTLArguments.evaluate(arguments, &e)
         return try VTLExtensions.call(name, values, &e, at: position)
     }
 }

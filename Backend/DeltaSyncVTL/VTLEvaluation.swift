@@ -17,8 +17,8 @@ struct VTLEvaluation {
     let limits: VTLLimits
     let runtime: VTLRuntime
     var output = ""
-    /// Characters written, counted as they are (a String's `count` walks it). Text a string
-    /// literal interpolates counts too, which bounds strings built up in loops.
+    /// UTF-8 bytes written. Text a string literal interpolates counts too, which bounds strings
+    /// built up in loops.
     private(set) var written = 0
     var appendedErrors: [VTLRaisedError] = []
     var extensionCalls: [VTLExtensionCall] = []
@@ -38,19 +38,15 @@ struct VTLEvaluation {
     // MARK: - Output
 
     mutating func write(_ text: String) throws {
-        try write(text, characters: VTLCharacterCount.of(text))
-    }
-
-    /// `text`, whose `characters` the compiler counted when the text is the template's own.
-    mutating func write(_ text: String, characters: Int) throws {
         output += text
-        try count(characters)
+        try count(text.utf8.count)
     }
 
-    /// `characters` more written, into the output or into an interpolated string.
-    mutating func count(_ characters: Int) throws {
-        written += characters
-        guard written <= limits.outputCharacters else { throw outputFailure() }
+    /// `bytes` more written, into the output or into an interpolated string.
+    @inline(__always)
+    mutating func count(_ bytes: Int) throws {
+        written += bytes
+        guard written <= limits.outputBytes else { throw outputFailure() }
     }
 
     // MARK: - Limits and errors
@@ -80,7 +76,7 @@ struct VTLEvaluation {
     }
 
     private func outputFailure() -> VTLError {
-        failure("the template printed more than \(limits.outputCharacters) characters", at: nil)
+        failure("the template printed more than \(limits.outputBytes) bytes", at: nil)
     }
 
     private func stepFailure(_ position: VTLPosition?) -> VTLError {

@@ -3,7 +3,7 @@
 /// its values and prints nothing; the resolver layer applies them and enforces where each may
 /// be called (subscription or mutation response templates) and AppSync's per-request limits.
 enum VTLExtensions {
-    static func call(_ name: String, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    static func call(_ name: String, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         let template = e.template
         func fail(_ message: String) -> VTLError {
             VTLError(template: template, position: position, message: "$extensions.\(name): \(message)")

@@ -133,6 +133,12 @@ struct VTLFilterExpression {
 
     /// A placeholder's name: letters, digits and `_` only, as DynamoDB requires.
     private static func placeholder(_ text: String) -> String {
-        String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+        // Names are mostly such characters already: checked on the bytes, kept as they are.
+        let allowed = text.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        }
+        if allowed { return text }
+        return String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
     }
 }

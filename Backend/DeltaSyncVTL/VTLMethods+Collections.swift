@@ -2,7 +2,7 @@ import OrderedCollections
 
 /// `java.util.List`'s and `java.util.Map`'s methods, which change the shared list or map.
 extension VTLMethods {
-    static func list(_ list: VTLList, _ method: VTLMethodName, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    static func list(_ list: VTLList, _ method: VTLMethodName, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         switch (method.known, arguments.count) {
         case (.size?, 0): return .int(list.items.count)
         case (.isEmpty?, 0): return .bool(list.items.isEmpty)
@@ -42,7 +42,7 @@ extension VTLMethods {
         }
     }
 
-    static func map(_ map: VTLMap, _ method: VTLMethodName, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    static func map(_ map: VTLMap, _ method: VTLMethodName, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         switch (method.known, arguments.count) {
         // `$foreach` is Velocity's loop scope, whose getters templates also call as methods.
         case (.hasNext?, 0), (.count?, 0), (.index?, 0), (.first?, 0), (.last?, 0):

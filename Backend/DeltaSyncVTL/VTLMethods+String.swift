@@ -2,7 +2,7 @@ import Foundation
 
 /// `java.lang.String`'s methods. Java counts and indexes strings in UTF-16 code units.
 extension VTLMethods {
-    static func string(_ string: String, _ method: VTLMethodName, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    static func string(_ string: String, _ method: VTLMethodName, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         func text(_ offset: Int) -> String { arguments.indices.contains(offset) ? arguments[offset].rendered : "" }
         switch (method.known, arguments.count) {
         case (.length?, 0): return .int(string.utf16.count)

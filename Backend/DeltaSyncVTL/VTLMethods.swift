@@ -26,13 +26,13 @@ enum VTLMethods {
         }
     }
 
-    static func call(_ name: String, on value: VTLValue, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    static func call(_ name: String, on value: VTLValue, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         try call(VTLMethodName(name), on: value, arguments, &e, at: position)
     }
 
     /// `value.method(arguments)`; a method of null is null (Velocity prints the reference as
     /// written).
-    static func call(_ method: VTLMethodName, on value: VTLValue, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    static func call(_ method: VTLMethodName, on value: VTLValue, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         if case .null = value { return .null }
         switch (method.known, arguments.count) {
         case (.equals?, 1): return .bool(value == arguments[0])
@@ -50,7 +50,7 @@ enum VTLMethods {
     }
 
     /// `Integer`'s and `Double`'s `intValue()`, `longValue()`, `doubleValue()`.
-    private static func number(_ value: VTLValue, _ method: VTLMethodName, _ arguments: [VTLValue], _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
+    private static func number(_ value: VTLValue, _ method: VTLMethodName, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         switch (value, method.known, arguments.count) {
         case (.int, .intValue?, 0), (.int, .longValue?, 0): return value
         case (.int(let number), .doubleValue?, 0): return .double(Double(number))
@@ -60,12 +60,12 @@ enum VTLMethods {
         }
     }
 
-    static func noMethod(_ method: VTLMethodName, on value: VTLValue, _ arguments: [VTLValue], _ e: VTLEvaluation, at position: VTLPosition) -> VTLError {
+    static func noMethod(_ method: VTLMethodName, on value: VTLValue, _ arguments: VTLArguments, _ e: VTLEvaluation, at position: VTLPosition) -> VTLError {
         e.failure("a \(value.typeName) has no method \(method.text) taking \(arguments.count) argument\(arguments.count == 1 ? "" : "s")", at: position)
     }
 
     /// The argument at `offset` as a whole number.
-    static func int(_ arguments: [VTLValue], _ offset: Int, _ method: VTLMethodName, on value: VTLValue, _ e: VTLEvaluation, at position: VTLPosition) throws -> Int {
+    static func int(_ arguments: VTLArguments, _ offset: Int, _ method: VTLMethodName, on value: VTLValue, _ e: VTLEvaluation, at position: VTLPosition) throws -> Int {
         guard arguments.indices.contains(offset), case .int(let number) = arguments[offset] else {
             throw noMethod(method, on: value, arguments, e, at: position)
         }

@@ -15,6 +15,7 @@ extension VTLParser {
             try close(name)
             afterHeader(&self)
             let (body, _) = try nodes(until: ["end"])
+            definesBlocks = true
             return .define(target.variable, body)
         case "macro":
             try open(name)

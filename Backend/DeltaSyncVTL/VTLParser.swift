@@ -13,6 +13,8 @@ struct VTLParser {
     var symbols = VTLSymbols()
     /// Whether a reference names `$foreach` or `$velocityCount`: loops bind them only then.
     var readsLoopScope = false
+    /// Whether the template has a `#define`: renderings look for blocks only then.
+    var definesBlocks = false
     static let directives: Set<String> = [
         "set", "if", "elseif", "else", "end", "foreach", "break", "return", "stop", "define", "macro", "noescape",
     ]

@@ -22,6 +22,8 @@ public struct VTLTemplate: @unchecked Sendable {
     let body: VTLCompiledBlock
     let macros: [VTLCompiledMacro]
     let symbols: VTLSymbols
+    /// Whether the template has a `#define`.
+    private let definesBlocks: Bool
     /// The template's length, which the output of most templates is near: the output's
     /// first capacity.
     private let outputCapacity: Int
@@ -34,6 +36,7 @@ public struct VTLTemplate: @unchecked Sendable {
         let nodes = try parser.parse()
         (body, macros) = VTLCompiler.compile(nodes, macros: parser.macros, readsLoopScope: parser.readsLoopScope)
         symbols = parser.symbols
+        definesBlocks = parser.definesBlocks
         outputCapacity = text.utf8.count
         self.name = name
     }
@@ -49,7 +52,7 @@ public struct VTLTemplate: @unchecked Sendable {
     ///   `$util.validate(false, ...)` and `$util.unauthorized()`.
     public func render(_ variables: [String: VTLValue], limits: VTLLimits = VTLLimits(), runtime: VTLRuntime = VTLRuntime()) throws -> VTLRendering {
         var evaluation = VTLEvaluation(
-            template: name, variables: VTLVariableStore(symbols: symbols, variables: variables), macros: macros, limits: limits,
+            template: name, variables: VTLVariableStore(symbols: symbols, variables: variables, definesBlocks: definesBlocks), macros: macros, limits: limits,
             runtime: runtime, outputCapacity: outputCapacity)
         var returned: VTLValue??
         do {
@@ -99,8 +102,8 @@ public struct VTLRaisedError: Error {
 public struct VTLLimits: Sendable {
     /// Iterations of one `#foreach` (AppSync: 1,000).
     public var iterationsPerLoop = 1000
-    /// Characters of output (AppSync: 5 MB of evaluated template).
-    public var outputCharacters = 5 * 1024 * 1024
+    /// UTF-8 bytes of output (AppSync: 5 MB of evaluated template).
+    public var outputBytes = 5 * 1024 * 1024
     /// Nodes and expressions evaluated in all, which bounds nested loops.
     public var steps = 2_000_000
     /// Nesting of loops, conditions and data structures.

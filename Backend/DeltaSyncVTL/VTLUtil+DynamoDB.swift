@@ -87,7 +87,7 @@ extension VTLUtil {
     }
 
     /// `toS3Object`'s text: `{"s3":{"key":...,"bucket":...,"region":...[,"version":...]}}`.
-    private static func s3ObjectText(_ arguments: [VTLValue], _ call: VTLUtilCall) throws -> String {
+    private static func s3ObjectText(_ arguments: VTLArguments, _ call: VTLUtilCall) throws -> String {
         var object: OrderedDictionary<String, JSONValue> = [:]
         for (offset, key) in ["key", "bucket", "region", "version"].enumerated() where offset < arguments.count {
             guard case .string(let text) = arguments[offset] else { throw call.failure("the \(key) must be a string") }
@@ -101,16 +101,29 @@ extension VTLUtil {
     /// `M`, null `{"NULL": true}` (DynamoDB's own spelling; `toNull()` gives the documented
     /// `{"NULL": null}`).
     static func typedValue(_ value: VTLValue) -> VTLValue {
-        func typed(_ type: String, _ inner: VTLValue) -> VTLValue { .map(VTLMap([type: inner])) }
         switch value {
-        case .null: return typed("NULL", .bool(true))
-        case .bool: return typed("BOOL", value)
-        case .int, .double: return typed("N", value)
-        case .string: return typed("S", value)
-        case .list(let list): return typed("L", .list(VTLList(list.items.map(typedValue))))
-        case .map(let map): return typed("M", .map(VTLMap(map.entries.mapValues(typedValue))))
+        case .null: return typed(typeKeys.null, .bool(true))
+        case .bool: return typed(typeKeys.bool, value)
+        case .int, .double: return typed(typeKeys.number, value)
+        case .string: return typed(typeKeys.string, value)
+        case .list(let list): return typed(typeKeys.list, .list(VTLList(list.items.map(typedValue))))
+        case .map(let map): return typed(typeKeys.map, .map(VTLMap(map.entries.mapValues(typedValue))))
         }
     }
+
+    /// `{type: value}`, its key shared with `keys` rather than stored anew for each value.
+    private static func typed(_ keys: OrderedDictionary<String, VTLValue>, _ value: VTLValue) -> VTLValue {
+        var entries = keys
+        entries.values[0] = value
+        return .map(VTLMap(entries))
+    }
+
+    // Safe to share: their values are nulls, and each use mutates a copy (copy on write).
+    nonisolated(unsafe) private static let typeKeys: (
+        null: OrderedDictionary<String, VTLValue>, bool: OrderedDictionary<String, VTLValue>,
+        number: OrderedDictionary<String, VTLValue>, string: OrderedDictionary<String, VTLValue>,
+        list: OrderedDictionary<String, VTLValue>, map: OrderedDictionary<String, VTLValue>
+    ) = (["NULL": .null], ["BOOL": .null], ["N": .null], ["S": .null], ["L": .null], ["M": .null])
 
     /// `fromS3ObjectJson`: the `{"s3": {...}}` text (or its `{"S": text}` typed value) back to
     /// a map of `key`, `bucket`, `region` and, when present, `version`.

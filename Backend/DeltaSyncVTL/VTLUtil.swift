@@ -6,7 +6,7 @@ import Foundation
 struct VTLUtilCall {
     let template: String
     let name: String
-    let arguments: [VTLValue]
+    let arguments: VTLArguments
     let position: VTLPosition
 
     /// The argument at `offset`; null past the last one.

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import OrderedCollections
 
 /// A value written as JSON text straight from the value, with ``JSONWriter``'s pieces and
 /// rules: the same bytes as `value.json.jsonText`, without building the ``JSONValue`` (and its
@@ -30,17 +31,45 @@ extension VTLValue {
             }
             out.append(UInt8(ascii: "]"))
         case .map(let map):
-            let members = map.entries.elements
-            // JSONWriter's key order: UTF-8 bytes, compared as unsigned.
-            let ordered = members.count < 2 ? Array(members) : members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            if let object = map.unconverted { return JSONWriter.write(.object(object), to: &out) }
+            let entries = map.entries
             out.append(UInt8(ascii: "{"))
-            for (offset, member) in ordered.enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(member.key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                member.value.writeJSON(to: &out)
+            // JSONWriter's key order: UTF-8 bytes, compared as unsigned. Maps made from JSON
+            // have their keys in that order already, and need no sorting.
+            if Self.inUTF8Order(entries.keys) {
+                for offset in entries.keys.indices {
+                    Self.writeMember(entries.keys[offset], entries.values[offset], first: offset == 0, to: &out)
+                }
+            } else {
+                let order = entries.keys.indices.sorted { Self.precedes(entries.keys[$0], entries.keys[$1]) }
+                for (offset, index) in order.enumerated() {
+                    Self.writeMember(entries.keys[index], entries.values[index], first: offset == 0, to: &out)
+                }
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeMember(_ key: String, _ value: VTLValue, first: Bool, to out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        JSONWriter.writeString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        value.writeJSON(to: &out)
+    }
+
+    private static func inUTF8Order(_ keys: OrderedSet<String>) -> Bool {
+        for offset in keys.indices.dropFirst() where !precedes(keys[offset - 1], keys[offset]) { return false }
+        return true
+    }
+
+    /// Whether `a` comes before `b` in the order of their UTF-8 bytes.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for offset in 0..<min(x.count, y.count) where x[offset] != y[offset] { return x[offset] < y[offset] }
+                return x.count < y.count
+            }
         }
     }
 }

@@ -115,9 +115,11 @@ public final class VTLList {
         }
     }
 
-    private var stored: [VTLValue]
+    // Unchecked: every access is through `items`, whose accessors do not overlap one another,
+    // and the dynamic checks a class's properties get otherwise cost on every list operation.
+    @exclusivity(unchecked) private var stored: [VTLValue]
     /// A JSON array not converted yet (``VTLValue/init(json:)``); `nil` once it is.
-    private var pending: [JSONValue]?
+    @exclusivity(unchecked) private var pending: [JSONValue]?
 
     /// A list of `items`.
     public init(_ items: [VTLValue] = []) { stored = items }
@@ -160,9 +162,11 @@ public final class VTLMap {
         }
     }
 
-    private var stored: OrderedDictionary<String, VTLValue>
+    // Unchecked: every access is through `entries`, whose accessors do not overlap one
+    // another, and the dynamic checks a class's properties get otherwise cost on every lookup.
+    @exclusivity(unchecked) private var stored: OrderedDictionary<String, VTLValue>
     /// A JSON object not converted yet (``VTLValue/init(json:)``); `nil` once it is.
-    private var pending: [String: JSONValue]?
+    @exclusivity(unchecked) private var pending: [String: JSONValue]?
 
     /// A map of `entries`.
     public init(_ entries: OrderedDictionary<String, VTLValue> = [:]) { stored = entries }

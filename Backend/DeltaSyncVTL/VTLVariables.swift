@@ -37,16 +37,17 @@ struct VTLSymbols {
 struct VTLVariableStore {
     /// The template's variables (`#set` at the top, the embedder's context), by slot.
     var values: [VTLValue?]
-    /// `#define`d blocks by slot.
+    /// `#define`d blocks by slot; empty for a template without `#define`, which then has no
+    /// block to look for.
     var blocks: [VTLCompiledBlock?]
     /// One frame per running macro call: its parameters by slot, bound to the call's arguments.
     var frames: [[Int: VTLBinding]] = []
 
     /// The embedder's `variables` in the slots of `symbols`; a variable the template never
     /// names no reference of it can read, so it is left out.
-    init(symbols: VTLSymbols, variables: [String: VTLValue]) {
+    init(symbols: VTLSymbols, variables: [String: VTLValue], definesBlocks: Bool = true) {
         values = Array(repeating: nil, count: symbols.names.count)
-        blocks = Array(repeating: nil, count: symbols.names.count)
+        blocks = definesBlocks ? Array(repeating: nil, count: symbols.names.count) : []
         for (name, value) in variables {
             if let slot = symbols.slot(of: name) { values[slot] = value }
         }
@@ -78,7 +79,7 @@ extension VTLEvaluation {
                 return try expression.value(in: &self)
             }
         }
-        if let block = store.blocks[slot] { return try render(block) }
+        if !store.blocks.isEmpty, let block = store.blocks[slot] { return try render(block) }
         return store.values[slot]
     }
 
@@ -89,7 +90,7 @@ extension VTLEvaluation {
             store.frames[store.frames.count - 1][slot] = .value(value)
             return
         }
-        if store.blocks[slot] != nil { store.blocks[slot] = nil }
+        if !store.blocks.isEmpty, store.blocks[slot] != nil { store.blocks[slot] = nil }
         store.values[slot] = value
     }
 
@@ -107,7 +108,7 @@ extension VTLEvaluation {
 
     func binding(of slot: Int) -> SavedBinding {
         if let binding = store.frames.last?[slot] { return .parameter(binding) }
-        return .global(store.values[slot], store.blocks[slot])
+        return .global(store.values[slot], store.blocks.isEmpty ? nil : store.blocks[slot])
     }
 
     mutating func restore(_ saved: SavedBinding, of slot: Int) {
@@ -116,7 +117,7 @@ extension VTLEvaluation {
             store.frames[store.frames.count - 1][slot] = binding
         case .global(let value, let block):
             store.values[slot] = value
-            store.blocks[slot] = block
+            if !store.blocks.isEmpty { store.blocks[slot] = block }
         }
     }
 

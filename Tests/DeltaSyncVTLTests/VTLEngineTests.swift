@@ -144,7 +144,7 @@ struct VTLEngineTests {
             try Self.render("#foreach($a in [1..1000])#foreach($b in [1..1000])x#end#end", limits: limits)
         }
         var small = VTLLimits()
-        small.outputCharacters = 100
+        small.outputBytes = 100
         #expect(throws: VTLError.self) { try Self.render("#foreach($a in [1..200])xx#end", limits: small) }
         #expect(throws: VTLError.self) {
             try Self.render("#set($l = [])#foreach($a in [1..1000])#foreach($b in [1..1000])$util.qr($l.add($b))#end#end")

@@ -4,13 +4,6 @@ import Testing
 
 /// The engine's narrow fast paths against the slow forms they stand for.
 struct VTLFastPathTests {
-    @Test func characterCountIsStringCount() {
-        let texts = ["", "a", "  \n", "a\r\nb", "\r\r\n\n", "\n\r", "é", "e\u{301}", "👍🏽 ok", "#set($x = 1)\r\n", String(repeating: "ab\r\n", count: 40)]
-        for text in texts {
-            #expect(VTLCharacterCount.of(text) == text.count, "\(text.debugDescription)")
-        }
-    }
-
     /// Seeded random values: the direct writer against `json.jsonText`.
     @Test func jsonTextIsTheJSONValuesText() {
         var random = SeededRandom(seed: 37)
