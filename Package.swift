@@ -249,12 +249,28 @@ let package = Package(
             ],
             path: "Backend/DeltaSyncFunctions"
         ),
+        // APPSYNC_JS resolver code run in warm `node` workers (the functions' process pool), with
+        // DeltaSync's `@aws-appsync/utils` embedded as Swift strings (scripts/embed-js-runtime.py).
+        // No GraphQL.
+        .target(
+            name: "DeltaSyncJSRuntime",
+            dependencies: [
+                "DeltaSyncCore",
+                "DeltaSyncFunctions",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Backend/DeltaSyncJSRuntime",
+            exclude: ["JavaScript"]
+        ),
         .target(
             name: "DeltaSyncGraphQL",
             dependencies: [
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
+                "DeltaSyncJSRuntime",
                 "DeltaSyncSchema",
                 "DeltaSyncDynamoDB",
                 "DeltaSyncStorage",
@@ -299,6 +315,7 @@ let package = Package(
                 "DeltaSyncAuth",
                 "DeltaSyncCore",
                 "DeltaSyncFunctions",
+                "DeltaSyncJSRuntime",
                 "DeltaSyncSchema",
                 "DeltaSyncSQLiteStore",
                 "DeltaSyncStorage",
@@ -574,6 +591,16 @@ let package = Package(
             name: "DeltaSyncDynamoDBTests",
             dependencies: ["DeltaSyncDynamoDB", "DeltaSyncCore"],
             path: "Tests/DeltaSyncDynamoDBTests"
+        ),
+        // DeltaSync's `@aws-appsync/utils` against AppSync's documented outputs, and the start-time
+        // checks of resolver code; needs `node`.
+        .testTarget(
+            name: "DeltaSyncJSRuntimeTests",
+            dependencies: [
+                "DeltaSyncJSRuntime", "DeltaSyncCore", "DeltaSyncFunctions",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/DeltaSyncJSRuntimeTests"
         ),
         .testTarget(
             name: "DeltaSyncFunctionsTests",

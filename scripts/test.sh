@@ -14,6 +14,8 @@ python3 scripts/check-doc-examples.py --check
 python3 scripts/architecture-targets.py --check
 echo "== the console page embedded in the binary is current"
 python3 scripts/embed-console.py --check
+echo "== the APPSYNC_JS worker embedded in the binary is current"
+python3 scripts/embed-js-runtime.py --check
 echo "== swift build"
 swift build --build-tests --explicit-target-dependency-import-check error
 echo "== swift test (PostgreSQL store tests on a throw-away cluster)"
