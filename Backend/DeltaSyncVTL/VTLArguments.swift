@@ -35,19 +35,19 @@ struct VTLArguments: RandomAccessCollection, ExpressibleByArrayLiteral {
     }
 
     /// The values of `expressions`, evaluated in order.
-    static func evaluate(_ expressions: [VTLCompiledExpression], _ e: inout VTLEvaluation) throws -> VTLArguments {
+    static func evaluate(_ expressions: VTLCodeList<VTLCompiledExpression>, _ e: inout VTLEvaluation) throws -> VTLArguments {
         switch expressions.count {
         case 0:
             return VTLArguments(.null, .null, count: 0)
         case 1:
-            return VTLArguments(try expressions[0].value(in: &e), .null, count: 1)
+            return VTLArguments(try expressions.with(0) { try $0.value(in: &e) }, .null, count: 1)
         case 2:
-            let first = try expressions[0].value(in: &e)
-            return VTLArguments(first, try expressions[1].value(in: &e), count: 2)
+            let first = try expressions.with(0) { try $0.value(in: &e) }
+            return VTLArguments(first, try expressions.with(1) { try $0.value(in: &e) }, count: 2)
         default:
             var values: [VTLValue] = []
             values.reserveCapacity(expressions.count)
-            for expression in expressions { values.append(try expression.value(in: &e)) }
+            try expressions.forEach { values.append(try $0.value(in: &e)) }
             return VTLArguments(values)
         }
     }

@@ -75,15 +75,15 @@ final class VTLInterpolation: VTLCompiledExpression {
         }
     }
 
-    let parts: [Part]
+    let parts: VTLCodeList<Part>
 
     init(_ parts: [Part]) {
-        self.parts = parts
+        self.parts = VTLCodeList(parts)
     }
 
     override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
         var result = ""
-        for part in parts {
+        try parts.forEach { part in
             try e.step()
             try part.append(to: &result, &e)
         }
@@ -93,10 +93,10 @@ final class VTLInterpolation: VTLCompiledExpression {
 
 /// `[a, b]`: a new list each time.
 final class VTLListLiteral: VTLCompiledExpression {
-    let items: [VTLCompiledExpression]
+    let items: VTLCodeList<VTLCompiledExpression>
 
     init(_ items: [VTLCompiledExpression]) {
-        self.items = items
+        self.items = VTLCodeList(items)
     }
 
     override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
@@ -104,28 +104,34 @@ final class VTLListLiteral: VTLCompiledExpression {
         defer { e.leave() }
         var values: [VTLValue] = []
         values.reserveCapacity(items.count)
-        for item in items { values.append(try item.value(in: &e)) }
+        try items.forEach { values.append(try $0.value(in: &e)) }
         return .list(VTLList(values))
     }
 }
 
 /// `{"k": v}`: a new map each time, keys as their text.
 final class VTLMapLiteral: VTLCompiledExpression {
-    let keys: [VTLCompiledExpression]
-    let values: [VTLCompiledExpression]
+    /// Keys and values in turn: key, value, key, value.
+    let members: VTLCodeList<VTLCompiledExpression>
 
     init(keys: [VTLCompiledExpression], values: [VTLCompiledExpression]) {
-        self.keys = keys
-        self.values = values
+        members = VTLCodeList(zip(keys, values).flatMap { [$0, $1] })
     }
 
     override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
         try e.enter()
         defer { e.leave() }
         // An empty literal is mostly a map the template fills (`#set($names = {})`).
-        var entries = OrderedDictionary<String, VTLValue>(minimumCapacity: keys.isEmpty ? 8 : keys.count)
-        for (key, value) in zip(keys, values) {
-            entries[try key.value(in: &e).rendered] = try value.value(in: &e)
+        var entries = OrderedDictionary<String, VTLValue>(minimumCapacity: members.isEmpty ? 8 : members.count / 2)
+        var key: String?
+        try members.forEach { member in
+            let value = try member.value(in: &e)
+            if let name = key {
+                entries[name] = value
+                key = nil
+            } else {
+                key = value.rendered
+            }
         }
         return .map(VTLMap(entries))
     }

@@ -10,10 +10,14 @@ class VTLCompiledNode {
 
 /// Nodes in order: a template, a branch, a loop's body, a block.
 struct VTLCompiledBlock {
-    let nodes: [VTLCompiledNode]
+    let nodes: VTLCodeList<VTLCompiledNode>
+
+    init(_ nodes: [VTLCompiledNode]) {
+        self.nodes = VTLCodeList(nodes)
+    }
 
     func run(_ e: inout VTLEvaluation) throws {
-        for node in nodes {
+        try nodes.forEach { node in
             try e.step()
             try node.run(&e)
         }
@@ -128,22 +132,36 @@ final class VTLSetMemberNode: VTLCompiledNode {
 
 /// `#if`/`#elseif`/`#else`: the first branch whose condition is true, else `otherwise`.
 final class VTLConditionalNode: VTLCompiledNode {
-    let conditions: [VTLCompiledExpression]
-    let bodies: [VTLCompiledBlock]
+    /// `#if` or `#elseif`: its condition and its body.
+    final class Branch {
+        let condition: VTLCompiledExpression
+        let body: VTLCompiledBlock
+
+        init(_ condition: VTLCompiledExpression, _ body: VTLCompiledBlock) {
+            self.condition = condition
+            self.body = body
+        }
+
+        /// Runs the body when the condition holds; whether it did.
+        func run(_ e: inout VTLEvaluation) throws -> Bool {
+            guard try condition.value(in: &e).isTrue else { return false }
+            try e.enter()
+            defer { e.leave() }
+            try body.run(&e)
+            return true
+        }
+    }
+
+    let branches: VTLCodeList<Branch>
     let otherwise: VTLCompiledBlock?
 
-    init(conditions: [VTLCompiledExpression], bodies: [VTLCompiledBlock], otherwise: VTLCompiledBlock?) {
-        self.conditions = conditions
-        self.bodies = bodies
+    init(branches: [Branch], otherwise: VTLCompiledBlock?) {
+        self.branches = VTLCodeList(branches)
         self.otherwise = otherwise
     }
 
     override func run(_ e: inout VTLEvaluation) throws {
-        for (offset, condition) in conditions.enumerated() where try condition.value(in: &e).isTrue {
-            try e.enter()
-            defer { e.leave() }
-            return try bodies[offset].run(&e)
-        }
+        if try branches.contains(where: { try $0.run(&e) }) { return }
         guard let otherwise else { return }
         try e.enter()
         defer { e.leave() }

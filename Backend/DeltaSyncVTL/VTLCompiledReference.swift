@@ -64,11 +64,11 @@ final class VTLPropertySegment: VTLCompiledSegment {
 /// `.method(arguments)`: a Java method of the value (``VTLMethods``).
 final class VTLMethodSegment: VTLCompiledSegment {
     let method: VTLMethodName
-    let arguments: [VTLCompiledExpression]
+    let arguments: VTLCodeList<VTLCompiledExpression>
 
     init(_ method: VTLMethodName, _ arguments: [VTLCompiledExpression]) {
         self.method = method
-        self.arguments = arguments
+        self.arguments = VTLCodeList(arguments)
     }
 
     override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
@@ -110,16 +110,17 @@ final class VTLVariableExpression: VTLCompiledExpression {
 final class VTLUtilCallExpression: VTLCompiledExpression {
     let slot: Int
     let name: String
-    let function: VTLUtilFunction?
-    let arguments: [VTLCompiledExpression]
+    let function: VTLUtilFunction
+    let arguments: VTLCodeList<VTLCompiledExpression>
     /// The path up to the call, for a bound `$util`.
     let segments: [VTLCompiledSegment]
     let position: VTLPosition
 
-    init(slot: Int, name: String, arguments: [VTLCompiledExpression], segments: [VTLCompiledSegment], position: VTLPosition) {
+    init(slot: Int, name: String, arguments: VTLCodeList<VTLCompiledExpression>, segments: [VTLCompiledSegment], position: VTLPosition) {
         self.slot = slot
         self.name = name
-        function = VTLUtil.functions[name]
+        // A name `$util` lacks fails when it runs, after its arguments, as any call fails.
+        function = VTLUtil.functions[name] ?? { _, _ in throw VTLUtilFailure(.whole, "$util.\(name) is not a function DeltaSync has") }
         self.arguments = arguments
         self.segments = segments
         self.position = position
@@ -130,8 +131,11 @@ final class VTLUtilCallExpression: VTLCompiledExpression {
             return try VTLCompiledSegment.apply(segments, to: bound, &e, at: position)
         }
         let values = try VTLArguments.evaluate(arguments, &e)
-        guard let function else { throw e.failure("$util.\(name) is not a function DeltaSync has", at: position) }
-        return try function(&e, VTLUtilCall(template: e.template, name: name, arguments: values, position: position))
+        do {
+            return try function(&e, VTLUtilCall(arguments: values, position: position))
+        } catch let failure as VTLUtilFailure {
+            throw e.failure(failure.message(for: name), at: position)
+        }
     }
 }
 
@@ -160,12 +164,12 @@ final class VTLUtilNamespaceExpression: VTLCompiledExpression {
 final class VTLExtensionsCallExpression: VTLCompiledExpression {
     let slot: Int
     let name: String
-    let arguments: [VTLCompiledExpression]
+    let arguments: VTLCodeList<VTLCompiledExpression>
     /// The call as a segment, for a bound `$extensions`.
     let segment: VTLCompiledSegment
     let position: VTLPosition
 
-    init(slot: Int, name: String, arguments: [VTLCompiledExpression], segment: VTLCompiledSegment, position: VTLPosition) {
+    init(slot: Int, name: String, arguments: VTLCodeList<VTLCompiledExpression>, segment: VTLCompiledSegment, position: VTLPosition) {
         self.slot = slot
         self.name = name
         self.arguments = arguments

@@ -24,7 +24,7 @@ struct VTLCompiler {
     // MARK: - Nodes
 
     func block(_ nodes: [VTLNode]) -> VTLCompiledBlock {
-        VTLCompiledBlock(nodes: nodes.compactMap(node))
+        VTLCompiledBlock(nodes.compactMap(node))
     }
 
     /// The node compiled; `nil` for one that does nothing when it runs (a `#macro`'s place).
@@ -38,8 +38,7 @@ struct VTLCompiler {
             return set(target, to: expression(value))
         case .conditional(let branches, let otherwise):
             return VTLConditionalNode(
-                conditions: branches.map { expression($0.condition) }, bodies: branches.map { block($0.body) },
-                otherwise: otherwise.map(block))
+                branches: branches.map { VTLConditionalNode.Branch(expression($0.condition), block($0.body)) }, otherwise: otherwise.map(block))
         case .loop(let variable, let collection, let body, let position):
             return VTLLoopNode(
                 slot: variable.slot, collection: expression(collection), body: block(body), position: position,

@@ -11,7 +11,7 @@ import OrderedCollections
 struct VTLFilterExpression {
     private(set) var names: OrderedDictionary<String, VTLValue> = [:]
     private(set) var values: OrderedDictionary<String, VTLValue> = [:]
-    private let fail: (String) -> VTLError
+    private let fail: (String) -> VTLUtilFailure
 
     static let comparisons = ["eq": "=", "ne": "<>", "lt": "<", "le": "<=", "gt": ">", "ge": ">="]
     static let functions = ["contains": "contains", "notContains": "NOT contains", "beginsWith": "begins_with"]
@@ -22,7 +22,7 @@ struct VTLFilterExpression {
     ]
 
     /// `filter`'s expression map: `{"expression", "expressionNames", "expressionValues"}`.
-    static func expression(of filter: VTLValue, fail: @escaping (String) -> VTLError) throws -> VTLValue {
+    static func expression(of filter: VTLValue, fail: @escaping (String) -> VTLUtilFailure) throws -> VTLValue {
         var builder = VTLFilterExpression(fail: fail)
         let expression = try builder.conditions(filter, path: []).joined(separator: " AND ")
         return .map(VTLMap([
@@ -32,7 +32,7 @@ struct VTLFilterExpression {
         ]))
     }
 
-    private init(fail: @escaping (String) -> VTLError) {
+    private init(fail: @escaping (String) -> VTLUtilFailure) {
         self.fail = fail
     }
 

@@ -13,7 +13,7 @@ enum VTLSubscriptionFilter {
     /// Groups beyond this are refused before they are built (AppSync allows far fewer).
     static let groupLimit = 1000
 
-    static func filter(_ filter: VTLValue, ignoring ignored: Set<String>, rules: VTLValue, fail: (String) -> VTLError) throws -> VTLValue {
+    static func filter(_ filter: VTLValue, ignoring ignored: Set<String>, rules: VTLValue, fail: (String) -> VTLUtilFailure) throws -> VTLValue {
         var alternatives = try self.alternatives(filter, ignoring: ignored, fail: fail)
         if case .map(let rules) = rules {
             // Argument 3: at least one rule must hold, beside the filter.
@@ -28,7 +28,7 @@ enum VTLSubscriptionFilter {
         return .map(VTLMap(["filterGroup": .list(VTLList(groups))]))
     }
 
-    private static func alternatives(_ filter: VTLValue, ignoring ignored: Set<String>, fail: (String) -> VTLError) throws -> Alternatives {
+    private static func alternatives(_ filter: VTLValue, ignoring ignored: Set<String>, fail: (String) -> VTLUtilFailure) throws -> Alternatives {
         if filter.isNull { return [] }
         guard case .map(let map) = filter else { throw fail("a subscription filter must be a map, not a \(filter.typeName)") }
         var result: Alternatives = []
@@ -55,7 +55,7 @@ enum VTLSubscriptionFilter {
     }
 
     /// Every alternative of `a` with every one of `b`; an empty side is no constraint.
-    private static func product(_ a: Alternatives, _ b: Alternatives, fail: (String) -> VTLError) throws -> Alternatives {
+    private static func product(_ a: Alternatives, _ b: Alternatives, fail: (String) -> VTLUtilFailure) throws -> Alternatives {
         if a.isEmpty { return b }
         if b.isEmpty { return a }
         guard a.count * b.count <= groupLimit else { throw fail("the filter makes more than \(groupLimit) filter groups") }

@@ -127,7 +127,7 @@ extension VTLUtil {
 
     /// `fromS3ObjectJson`: the `{"s3": {...}}` text (or its `{"S": text}` typed value) back to
     /// a map of `key`, `bucket`, `region` and, when present, `version`.
-    private static func s3Object(_ argument: VTLValue, fail: (String) -> VTLError) throws -> VTLValue {
+    private static func s3Object(_ argument: VTLValue, fail: (String) -> VTLUtilFailure) throws -> VTLValue {
         var json: JSONValue
         switch argument {
         case .string(let text):

@@ -74,7 +74,7 @@ extension VTLUtil {
     /// Entries without the property sort first, ascending.
     private static func sorted(_ items: [VTLValue], descending: Bool, by property: String, _ call: VTLUtilCall) throws -> [VTLValue] {
         guard items.count <= 1000 else {
-            throw VTLError(template: call.template, position: call.position, message: "$util.list.sortList sorts at most 1000 items, got \(items.count)")
+            throw VTLUtilFailure(.whole, "$util.list.sortList sorts at most 1000 items, got \(items.count)")
         }
         func ascending(_ a: VTLValue, _ b: VTLValue) -> Bool? {
             switch (a, b) {

@@ -23,9 +23,7 @@ extension VTLUtil {
 
     private static func expect(_ count: Int, orMore: Bool = false, _ call: VTLUtilCall) throws {
         guard call.arguments.count == count || (orMore && call.arguments.count > count) else {
-            throw VTLError(
-                template: call.template, position: call.position,
-                message: "$util.\(call.name) takes \(count)\(orMore ? " or more" : "") argument(s), got \(call.arguments.count)")
+            throw VTLUtilFailure(.takes, "\(count)\(orMore ? " or more" : "") argument(s), got \(call.arguments.count)")
         }
     }
 

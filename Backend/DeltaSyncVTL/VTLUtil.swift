@@ -1,30 +1,55 @@
 import DeltaSyncCore
 import Foundation
 
-/// One `$util` call as its function sees it: the function's name under `$util`
-/// (`dynamodb.toDynamoDB`), the argument values, and where the call is, for errors.
+/// One `$util` call as its function sees it: the argument values, and where the call is.
 struct VTLUtilCall {
-    let template: String
-    let name: String
     let arguments: VTLArguments
     let position: VTLPosition
 
     /// The argument at `offset`; null past the last one.
-    subscript(_ offset: Int) -> VTLValue { arguments.indices.contains(offset) ? arguments[offset] : .null }
+    subscript(_ offset: Int) -> VTLValue { offset < arguments.count ? arguments[offset] : .null }
 
     /// The text of the argument at `offset`, as Java's `toString()`.
     func text(_ offset: Int) -> String { self[offset].rendered }
 
     /// `$util.<name>: message`.
-    func failure(_ message: String) -> VTLError {
-        VTLError(template: template, position: position, message: "$util.\(name): \(message)")
-    }
+    func failure(_ message: String) -> VTLUtilFailure { VTLUtilFailure(.detail, message) }
 
     /// Fails unless the call has `counts` arguments.
     func expect(_ counts: ClosedRange<Int>) throws {
         guard counts.contains(arguments.count) else {
             let expected = counts.lowerBound == counts.upperBound ? "\(counts.lowerBound)" : "\(counts.lowerBound) to \(counts.upperBound)"
-            throw VTLError(template: template, position: position, message: "$util.\(name) takes \(expected) argument(s), got \(arguments.count)")
+            throw VTLUtilFailure(.takes, "\(expected) argument(s), got \(arguments.count)")
+        }
+    }
+}
+
+/// Why a `$util` function refused its call; the call site makes it a ``VTLError`` with the
+/// template, the function's name and the place, so the functions need not carry them.
+struct VTLUtilFailure: Error {
+    enum Form {
+        /// `$util.<name>: message`.
+        case detail
+        /// `$util.<name> takes message`.
+        case takes
+        /// The message as it is.
+        case whole
+    }
+
+    let form: Form
+    let message: String
+
+    init(_ form: Form, _ message: String) {
+        self.form = form
+        self.message = message
+    }
+
+    /// The message the template's error carries, for the function `name`.
+    func message(for name: String) -> String {
+        switch form {
+        case .detail: return "$util.\(name): \(message)"
+        case .takes: return "$util.\(name) takes \(message)"
+        case .whole: return message
         }
     }
 }
@@ -58,7 +83,7 @@ enum VTLUtil {
         "parseJson": { _, call in
             try call.expect(1...1)
             guard case .string(let text) = call[0], let json = try? JSONValue(parsing: text) else {
-                throw VTLError(template: call.template, position: call.position, message: "$util.parseJson needs a string of JSON")
+                throw VTLUtilFailure(.whole, "$util.parseJson needs a string of JSON")
             }
             return VTLValue(json: json)
         },

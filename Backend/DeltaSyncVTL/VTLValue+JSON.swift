@@ -9,7 +9,7 @@ extension VTLValue {
     /// Compact JSON, object keys in the order of their UTF-8 bytes, as ``JSONWriter`` writes.
     var jsonText: String {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        out.reserveCapacity(1024)
         writeJSON(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
@@ -21,33 +21,38 @@ extension VTLValue {
         case .int(let value): JSONWriter.writeInt(value, to: &out)
         case .double(let value): JSONWriter.writeDouble(value, to: &out)
         case .string(let value): JSONWriter.writeString(value, to: &out)
-        case .list(let list):
-            // Written here rather than with JSONWriter's generic writeArray and writeObject,
-            // which are not specialised across modules: the same bytes.
-            out.append(UInt8(ascii: "["))
-            for (offset, item) in list.items.enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                item.writeJSON(to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+        case .list(let list): Self.writeArray(list.items, to: &out)
         case .map(let map):
             if let object = map.unconverted { return JSONWriter.write(.object(object), to: &out) }
             let entries = map.entries
-            out.append(UInt8(ascii: "{"))
-            // JSONWriter's key order: UTF-8 bytes, compared as unsigned. Maps made from JSON
-            // have their keys in that order already, and need no sorting.
-            if Self.inUTF8Order(entries.keys) {
-                for offset in entries.keys.indices {
-                    Self.writeMember(entries.keys[offset], entries.values[offset], first: offset == 0, to: &out)
-                }
-            } else {
-                let order = entries.keys.indices.sorted { Self.precedes(entries.keys[$0], entries.keys[$1]) }
-                for (offset, index) in order.enumerated() {
-                    Self.writeMember(entries.keys[index], entries.values[index], first: offset == 0, to: &out)
-                }
-            }
-            out.append(UInt8(ascii: "}"))
+            Self.writeObject(keys: entries.keys.elements, values: entries.values.elements, to: &out)
         }
+    }
+
+    // Arrays and objects are written here rather than with JSONWriter's generic writeArray and
+    // writeObject, which are not specialised across modules; the same bytes. Their elements
+    // are read by index from arrays passed in, which borrows them rather than retaining each.
+
+    private static func writeArray(_ items: [VTLValue], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for offset in items.indices {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            items[offset].writeJSON(to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// JSONWriter's key order: UTF-8 bytes, compared as unsigned. Maps made from JSON, and most
+    /// a template builds, have their keys in that order already and need no sorting.
+    private static func writeObject(keys: [String], values: [VTLValue], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if inUTF8Order(keys) {
+            for offset in keys.indices { writeMember(keys[offset], values[offset], first: offset == 0, to: &out) }
+        } else {
+            let order = keys.indices.sorted { precedes(keys[$0], keys[$1]) }
+            for (position, offset) in order.enumerated() { writeMember(keys[offset], values[offset], first: position == 0, to: &out) }
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static func writeMember(_ key: String, _ value: VTLValue, first: Bool, to out: inout [UInt8]) {
@@ -57,7 +62,7 @@ extension VTLValue {
         value.writeJSON(to: &out)
     }
 
-    private static func inUTF8Order(_ keys: OrderedSet<String>) -> Bool {
+    private static func inUTF8Order(_ keys: [String]) -> Bool {
         for offset in keys.indices.dropFirst() where !precedes(keys[offset - 1], keys[offset]) { return false }
         return true
     }

@@ -32,14 +32,15 @@ struct VTLFastPathTests {
         #expect(VTLMethodName("add").known == .add)
         #expect(VTLMethodName("getAdd").known == nil)
         let template = try VTLTemplate("$util.str.toUpper($x) $util.dynamodb.toDynamoDBJson(1) $util.nope().size()", name: "t.vtl")
-        let calls = template.body.nodes.compactMap { ($0 as? VTLPrintNode)?.reference }
+        let calls = template.body.nodes.elements.compactMap { ($0 as? VTLPrintNode)?.reference }
         let upper = try #require(calls.first as? VTLUtilCallExpression)
-        #expect(upper.name == "str.toUpper" && upper.function != nil)
+        #expect(upper.name == "str.toUpper")
         #expect(upper.segments.count == 2, "the path up to the call, for a bound $util")
-        #expect((calls[1] as? VTLUtilCallExpression)?.function != nil)
+        #expect((calls[1] as? VTLUtilCallExpression)?.name == "dynamodb.toDynamoDBJson")
         // An unknown function fails when it runs, and the rest of the path chains on the call.
         let nope = try #require(calls.last as? VTLSegmentExpression)
-        #expect((nope.target as? VTLUtilCallExpression)?.function == nil)
+        #expect((nope.target as? VTLUtilCallExpression)?.name == "nope")
+        #expect { try template.render(["x": .string("a")]) } throws: { ($0 as? VTLError)?.message == "$util.nope is not a function DeltaSync has" }
         #expect(throws: VTLError.self) { try VTLTemplate("$util.str[0]", name: "t.vtl").render([:]) }
         let bound = try VTLTemplate("$util.str.length()", name: "t.vtl").render(["util": .map(VTLMap(["str": .string("abc")]))])
         #expect(bound.output == "3")
