@@ -37,6 +37,14 @@ final class Subscription: Sendable {
         self.dataPrefix = RealtimeServerMessage.dataPrefix(id: id)
     }
 
+    /// The same subscription whose events must also match `predicate` (a subscription
+    /// resolver's `setSubscriptionFilter`).
+    func narrowed(by predicate: QueryPredicate) -> Subscription {
+        Subscription(
+            id: id, field: field, outbox: outbox, mutations: mutations, eventPlan: eventPlan, filter: filter.conjoined(with: predicate),
+            argumentFilters: argumentFilters, restriction: restriction)
+    }
+
     /// No filter and no arguments.
     var takesEveryEvent: Bool { argumentFilters.isEmpty && filter == .all && restriction == nil }
 

@@ -44,7 +44,10 @@ struct SubscriptionStart: Sendable {
             let request = try OperationRequest(body: .object(body))
             switch executor.subscription(request) {
             case .success(let plan):
-                result = .success(try subscription(id: id, request: request, plan: plan, outbox: outbox, caller: caller))
+                let subscription = try subscription(id: id, request: request, plan: plan, outbox: outbox, caller: caller)
+                // The project's resolver runs after DeltaSync's checks: it may refuse or narrow.
+                let narrowing = try await executor.startResolver(of: plan, caller: caller)
+                result = .success(narrowing.map(subscription.narrowed(by:)) ?? subscription)
             case .failure(let failure):
                 result = .failure(failure)
             }

@@ -94,10 +94,6 @@ public struct ProjectResolvers: Sendable {
                     findings.append(ResolverFinding(file: path, reason: "Amplify Gen 1 reads no validate slot files, so AppSync would not run it either"))
                     continue
                 }
-                guard kind != .subscription else {
-                    findings.append(ResolverFinding(file: path, reason: "subscription slots do not run yet; \(type).\(field) subscribes without it"))
-                    continue
-                }
                 let key = "\(type).\(field).\(slot.rawValue).\(position)"
                 var definition = slotTemplates[key] ?? SlotFunctionDefinition(type: type, field: field, slot: slot, position: position, request: nil, response: nil)
                 if half == .request { definition.request = template } else { definition.response = template }
@@ -108,7 +104,7 @@ public struct ProjectResolvers: Sendable {
                     continue
                 }
                 guard kind != .subscription else {
-                    findings.append(ResolverFinding(file: path, reason: "subscription overrides do not run yet; \(type).\(field) subscribes as generated"))
+                    findings.append(ResolverFinding(file: path, reason: "a subscription's generated step reads nothing to override (its slots run); \(type).\(field) subscribes as generated"))
                     continue
                 }
                 let key = "\(type).\(field)"

@@ -48,8 +48,7 @@ CREATE = "mutation($i: CreateTodoInput!) { createTodo(input: $i) { id name prior
 
 def test_serve_says_what_it_runs_and_what_it_does_not(server):
     banner = "".join(server.banner)
-    assert "running its resolver files: 1 overrides, 3 slot functions, 3 custom resolvers" in banner
-    assert "resolvers/Subscription.onCreateTodo.preSubscribe.1.req.vtl: not run: subscription slots" in banner
+    assert "running its resolver files: 1 overrides, 4 slot functions, 3 custom resolvers" in banner
     assert "stacks/CustomResources.json#SearchDataSource: not run: a AMAZON_OPENSEARCH_SERVICE data source" in banner
 
 

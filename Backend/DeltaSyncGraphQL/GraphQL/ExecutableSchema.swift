@@ -14,6 +14,8 @@ package struct ExecutableSchema: Sendable {
     let planner: ItemPlanner
     /// Each subscription field's triggering mutations, from `@aws_subscribe(mutations:)`.
     package let subscriptionTriggers: [String: [String]]
+    /// The project's resolvers of subscription fields, run when a subscription starts.
+    let subscriptionResolvers: SubscriptionResolvers
     /// The generated create, update and delete mutations, by field name.
     let modelMutations: [String: ModelMutation]
     /// Whether any field runs a function or an HTTP call, whose event or request carries the
@@ -107,12 +109,24 @@ package struct ExecutableSchema: Sendable {
         mutationResolvers.merge(custom[.mutation] ?? [:]) { _, custom in custom }
         queryResolvers.merge(projectResolvers["Query"] ?? [:]) { _, project in project }
         mutationResolvers.merge(projectResolvers["Mutation"] ?? [:]) { _, project in project }
-        // Generated fields with the project's slots run as pipelines around their data step.
+        // Generated fields with the project's slots run as pipelines around their data step;
+        // subscription fields' resolvers run when a subscription starts.
         let steps = GeneratedDataSteps(environment: environment, queries: queries, syncs: syncs, mutations: mutations)
-        for (coordinate, plan) in environment.slotPlans {
-            let resolve = ScopedResolver.make(ResolverFields.resolve(try plan.resolver(generated: steps.step(plan.field, name: coordinate.field)), environment: environment))
-            if coordinate.type == "Query" { queryResolvers[coordinate.field] = resolve } else { mutationResolvers[coordinate.field] = resolve }
+        var subscriptionResolvers: [String: FieldResolver] = [:]
+        for (coordinate, resolver) in environment.fieldResolvers where coordinate.type == "Subscription" {
+            subscriptionResolvers[coordinate.field] = resolver
         }
+        for (coordinate, plan) in environment.slotPlans {
+            let resolver = try plan.resolver(generated: steps.step(plan.field, name: coordinate.field))
+            let resolve = ScopedResolver.make(ResolverFields.resolve(resolver, environment: environment))
+            switch coordinate.type {
+            case "Query": queryResolvers[coordinate.field] = resolve
+            case "Mutation": mutationResolvers[coordinate.field] = resolve
+            default: subscriptionResolvers[coordinate.field] = resolver
+            }
+        }
+        self.subscriptionResolvers = SubscriptionResolvers(
+            resolvers: subscriptionResolvers, variables: environment.resolverVariables, logger: environment.logger, clock: environment.clock)
         // A field the project resolves is no longer a generated one: no shortcut, no projection.
         for coordinate in Array(environment.fieldResolvers.keys) + environment.slotPlans.keys {
             if coordinate.type == "Query" { queryFields[coordinate.field] = nil }

@@ -104,6 +104,15 @@ package struct RequestExecutor: Sendable {
 
     /// The subscription a realtime `start` asks for, planned from its parsed and validated
     /// document (cached as every document is), or the errors in AppSync's shape.
+    /// Runs the project's resolver of `plan`'s subscription field for `caller`, if it has one
+    /// (``SubscriptionResolvers``): what it raises refuses the start.
+    ///
+    /// - Returns: the filter its `$extensions.setSubscriptionFilter` set, or `nil`.
+    package func startResolver(of plan: SubscriptionPlan, caller: Caller) async throws(AppSyncError) -> QueryPredicate? {
+        guard !schema.subscriptionResolvers.isEmpty else { return nil }
+        return try await schema.subscriptionResolvers.start(field: plan.field, arguments: plan.arguments, caller: caller)
+    }
+
     package func subscription(_ request: OperationRequest) -> Result<SubscriptionPlan, ResponseErrors> {
         prepare(request.query).flatMap { prepared in
             Result { () throws(AppSyncError) in try SubscriptionPlan(request, document: prepared.document, schema: schema) }

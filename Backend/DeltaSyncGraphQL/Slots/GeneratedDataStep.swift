@@ -22,8 +22,12 @@ struct GeneratedDataStep: ResolverFunction {
     let name: String
     let body: Body
     let logger: Logger
+    /// A subscription's generated step (Amplify's `NONE` function): `null`, no read, no caller.
+    var readsNothing = false
 
     func run(_ context: inout ResolverContext) async throws(AppSyncError) -> JSONValue {
+        // A subscription's step reads nothing: it answers null wherever it runs.
+        if readsNothing { return .null }
         // Fails closed: without the request there is no caller to judge.
         guard let origin = context.origin else {
             throw AppSyncError(.internalFailure, "\(name) runs only within a request: it checks the caller as the generated resolver does.")

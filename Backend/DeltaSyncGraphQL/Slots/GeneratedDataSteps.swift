@@ -14,8 +14,15 @@ struct GeneratedDataSteps: Sendable {
     /// The step of the generated field `name`.
     func step(_ field: GeneratedField, name: String) -> GeneratedDataStep {
         // Amplify's name for the function: `QuerygetTodoDataResolverFn`.
-        let type = field.kind == .mutation ? "Mutation" : "Query"
-        return GeneratedDataStep(name: "\(type)\(name)DataResolverFn", body: body(field, name: name), logger: environment.logger)
+        let type: String
+        switch field.kind {
+        case .query: type = "Query"
+        case .mutation: type = "Mutation"
+        case .subscription: type = "Subscription"
+        }
+        var step = GeneratedDataStep(name: "\(type)\(name)DataResolverFn", body: body(field, name: name), logger: environment.logger)
+        step.readsNothing = field.kind == .subscription
+        return step
     }
 
     private func body(_ field: GeneratedField, name: String) -> GeneratedDataStep.Body {
@@ -63,8 +70,7 @@ struct GeneratedDataSteps: Sendable {
                 return .object(result.item)
             }
         case .subscribe:
-            // Subscription fields have no generated data step to slot around (refused when
-            // slots are compiled); a field value is never asked of one.
+            // A subscription's generated step is Amplify's `NONE` function: it answers `null`.
             return { _, _, _ in .null }
         }
     }

@@ -32,8 +32,8 @@ struct SlotPlan: Sendable {
 enum SlotCatalog {
     /// - Throws: ``AppSyncError`` (`BadRequest`, or `MappingTemplate` with the file, line and
     ///   column) for a file on a field DeltaSync does not generate, a slot the field's pipeline
-    ///   does not have, a subscription's slot, two files in one place, or a template that does
-    ///   not parse.
+    ///   does not have, an override of a subscription, two files in one place, or a template
+    ///   that does not parse.
     static func compile(
         _ slots: [SlotFunctionDefinition], overrides: [DataStepOverride], environment: ResolverEnvironment
     ) throws(AppSyncError) -> [FieldCoordinate: SlotPlan] {
@@ -41,10 +41,7 @@ enum SlotCatalog {
         var plans: [FieldCoordinate: SlotPlan] = [:]
         func field(_ coordinate: FieldCoordinate, for file: String) throws(AppSyncError) -> GeneratedField {
             guard let field = generated[coordinate] else {
-                throw AppSyncError(.badRequest, "\(file): \(coordinate) is not a field DeltaSync generates for a model; slots and overrides attach to generated queries and mutations.")
-            }
-            guard field.kind != .subscription else {
-                throw AppSyncError(.badRequest, "\(file): \(coordinate) is a subscription; DeltaSync does not run subscription slots or overrides.")
+                throw AppSyncError(.badRequest, "\(file): \(coordinate) is not a field DeltaSync generates for a model; slots and overrides attach to generated queries, mutations and subscriptions.")
             }
             return field
         }
@@ -82,6 +79,9 @@ enum SlotCatalog {
             let coordinate = FieldCoordinate(type: override.type, field: override.field)
             let file = override.request?.name ?? override.response?.name ?? coordinate.description
             let target = try field(coordinate, for: file)
+            guard target.kind != .subscription else {
+                throw AppSyncError(.badRequest, "\(file): \(coordinate) is a subscription, whose generated step reads nothing to override; put templates in its slots.")
+            }
             var plan = plans[coordinate] ?? SlotPlan(field: target)
             guard plan.request == nil, plan.response == nil else {
                 throw AppSyncError(.badRequest, "\(file): \(coordinate)'s data step is overridden twice.")

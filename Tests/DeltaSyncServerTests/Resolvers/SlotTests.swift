@@ -123,6 +123,26 @@ import Testing
         }
     }
 
+    /// A subscription's slots run when it starts: an error they raise refuses the start with
+    /// that error, after DeltaSync's own checks.
+    @Test func aSubscriptionSlotsErrorRefusesTheStart() async throws {
+        let slots = [Self.slot(
+            "Subscription", "onCreateNote", .preSubscribe, 1,
+            request: #"#if($util.isNull($ctx.args.filter))$util.error("Subscribe with a filter", "FilterRequired")#end{}"#)]
+        try await Self.withServer(slots: slots) { server in
+            let realtime = server.realtimeClient()
+            _ = try await realtime.initialize()
+            realtime.start(id: "bare", query: "subscription { onCreateNote { id } }", apiKey: server.apiKey)
+            let refused = try await realtime.next("error")
+            #expect(refused["id"] == "bare")
+            #expect(refused["payload"]["errors"][0]["errorType"] == "FilterRequired")
+            #expect(refused["payload"]["errors"][0]["message"] == "Subscribe with a filter")
+            realtime.start(id: "filtered", query: #"subscription { onCreateNote(filter: {rank: {gt: 1}}) { id } }"#, apiKey: server.apiKey)
+            #expect(try await realtime.next("start_ack")["id"] == "filtered")
+            _ = await realtime.close()
+        }
+    }
+
     /// An overriding request runs against the model's table for a caller the rules grant the
     /// whole model (a group), and is refused to one limited to their own items (an owner).
     @Test func anOverriddenWriteRequestFailsClosedForOwners() async throws {
