@@ -59,8 +59,20 @@ func serverExample5(configuration: inout ServerConfiguration) async throws {
     configuration.resolverEnvironment = ["STAGE": "local"]   // $ctx.env.STAGE
 }
 
-// Backend/DeltaSyncServer/DeltaSyncServer.docc/TestingAgainstDeltaSync.md:10
+// Backend/DeltaSyncServer/DeltaSyncServer.docc/ProjectResolvers.md:69
 func serverExample6(configuration: inout ServerConfiguration) async throws {
+    configuration.slots = [SlotFunctionDefinition(
+        type: "Query", field: "syncPosts", slot: .preAuth, position: 1,
+        request: TemplateText(name: "Query.syncPosts.preAuth.1.req.vtl",
+                              text: #"$util.qr($ctx.stash.put("deltaSyncTableTtl", 5)){}"#),
+        response: nil)]
+    configuration.overrides = [DataStepOverride(
+        type: "Query", field: "getPost", request: nil,
+        response: TemplateText(name: "Query.getPost.res.vtl", text: "$util.toJson($ctx.result)"))]
+}
+
+// Backend/DeltaSyncServer/DeltaSyncServer.docc/TestingAgainstDeltaSync.md:10
+func serverExample7(configuration: inout ServerConfiguration) async throws {
     try await DeltaSyncTestServer.withServer(schema: "type Note @model { id: ID! text: String }") { server in
         let created = try await server.graphQL(#"mutation { createNote(input: {text: "hi"}) { id _version } }"#)
         print(created["data"]["createNote"]["_version"])
