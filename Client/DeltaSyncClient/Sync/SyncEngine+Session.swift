@@ -56,7 +56,7 @@ extension SyncEngine {
             for candidate in candidates where claims.isEmpty { claims = await candidate.claims() }
             listening[model.name] = (candidates, claims)
         }
-        let plan = SubscriptionPlan(schema: schema, expressions: currentExpressions(), listening: listening)
+        let plan = SessionSubscriptions(schema: schema, expressions: currentExpressions(), listening: listening)
         let (messages, reporter) = AsyncThrowingStream.makeStream(of: RealtimeMessage.self)
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (synced, syncedReporter) = AsyncStream.makeStream(of: [ModelSyncedEvent].self, bufferingPolicy: .bufferingNewest(1))

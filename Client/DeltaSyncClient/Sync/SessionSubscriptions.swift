@@ -3,7 +3,7 @@ import DeltaSyncLocalStore
 import Foundation
 
 /// The subscriptions of one session and the sync expressions they filter by.
-struct SubscriptionPlan {
+struct SessionSubscriptions {
     let subscriptions: [RealtimeSubscription]
     let expressions: [String: QueryPredicate]
     private let models: [String: String]
