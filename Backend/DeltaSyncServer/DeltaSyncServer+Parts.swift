@@ -55,6 +55,7 @@ extension DeltaSyncServer {
         // Without the fixture API nothing can add a fault: mutations skip the check.
         if configuration.fixtureAPI { environment.faults = faults }
         environment.functions = functions
+        environment.jsRuntime = functions.jsRuntime
         environment.environmentName = functions.catalog.environmentName
         environment.region = configuration.region
         try environment.resolve(

@@ -122,7 +122,7 @@ extension DeltaSyncServer {
     /// order, so the realtime drain closes WebSockets with 1001 before the application's
     /// shutdown closes them with 1000.
     private func services(_ application: some ApplicationProtocol) -> [any Service] {
-        [FunctionProcessShutdown(catalog: functions.catalog), application, realtime.drain]
+        [FunctionProcessShutdown(functions: functions), application, realtime.drain]
     }
 
     /// Starts serving in the background and returns once the socket is bound.

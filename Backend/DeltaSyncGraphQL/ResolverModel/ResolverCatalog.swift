@@ -1,7 +1,9 @@
 import DeltaSyncCore
+import DeltaSyncJSRuntime
 
 /// The project's resolvers and data sources (``ResolverDefinition``, ``DataSourceDefinition``)
-/// made ready to run: templates parsed, data sources connected, each field checked once.
+/// made ready to run: templates parsed, APPSYNC_JS code checked (it runs in the environment's
+/// ``AppSyncJSRuntime``), data sources connected, each field checked once.
 ///
 /// ```swift
 /// try environment.resolve(with: resolvers, dataSources: sources)
@@ -9,7 +11,8 @@ import DeltaSyncCore
 enum ResolverCatalog {
     /// - Throws: ``AppSyncError`` (`BadRequest`, or `MappingTemplate` with the template's name,
     ///   line and column) for a field resolved twice, a data source named twice or not at all,
-    ///   a template that does not parse, or a pipeline over AppSync's quota of functions.
+    ///   a template that does not parse, code AppSync would not save (with its file, line and
+    ///   column), or a pipeline over AppSync's quota of functions.
     static func compile(
         _ resolvers: [ResolverDefinition], dataSources: [DataSourceDefinition], environment: ResolverEnvironment
     ) throws(AppSyncError) -> [FieldCoordinate: FieldResolver] {
@@ -27,6 +30,22 @@ enum ResolverCatalog {
             }
             return found
         }
+        func runtime(for name: String) throws(AppSyncError) -> AppSyncJSRuntime {
+            guard let runtime = environment.jsRuntime else {
+                throw AppSyncError(.badRequest, "\(name) is APPSYNC_JS code, and this server was made without a JavaScript runtime.")
+            }
+            return runtime
+        }
+        func function(_ function: FunctionDefinition) throws(AppSyncError) -> any ResolverFunction {
+            let dataSource = try source(function.dataSource, for: "The function \(function.name)")
+            if let code = function.code {
+                return CodeFunction(name: function.name, dataSource: dataSource, code: try ResolverCode(code, runtime: try runtime(for: code.name)))
+            }
+            return TemplateFunction(
+                name: function.name, dataSource: dataSource,
+                request: try MappingTemplate(function.request, name: "\(function.name).req.vtl"),
+                response: try function.response.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(function.name).res.vtl") })
+        }
         var compiled: [FieldCoordinate: FieldResolver] = [:]
         for definition in resolvers {
             let coordinate = FieldCoordinate(type: definition.type, field: definition.field)
@@ -42,16 +61,20 @@ enum ResolverCatalog {
                     functionVersion: nil))
             case .pipeline(let before, let functions, let after):
                 var steps: [any ResolverFunction] = []
-                for function in functions {
-                    steps.append(TemplateFunction(
-                        name: function.name, dataSource: try source(function.dataSource, for: "The function \(function.name)"),
-                        request: try MappingTemplate(function.request, name: "\(function.name).req.vtl"),
-                        response: try function.response.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(function.name).res.vtl") }))
-                }
+                for definition in functions { steps.append(try function(definition)) }
                 compiled[coordinate] = try FieldResolver.pipeline(
-                    before: try before.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(coordinate).before.vtl") },
+                    before: try before.map { text throws(AppSyncError) in .template(try MappingTemplate(text, name: "\(coordinate).before.vtl")) },
                     functions: steps,
-                    after: try after.map { text throws(AppSyncError) in try MappingTemplate(text, name: "\(coordinate).after.vtl") })
+                    after: try after.map { text throws(AppSyncError) in .template(try MappingTemplate(text, name: "\(coordinate).after.vtl")) })
+            case .jsUnit(let dataSource, let code):
+                compiled[coordinate] = .unit(CodeFunction(
+                    name: coordinate.description, dataSource: try source(dataSource, for: "The resolver of \(coordinate)"),
+                    code: try ResolverCode(code, runtime: try runtime(for: code.name))))
+            case .jsPipeline(let code, let functions):
+                var steps: [any ResolverFunction] = []
+                for definition in functions { steps.append(try function(definition)) }
+                let handlers = try ResolverCode(code, runtime: try runtime(for: code.name))
+                compiled[coordinate] = try FieldResolver.pipeline(before: .code(handlers), functions: steps, after: .code(handlers))
             }
         }
         return compiled

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncJSRuntime
 import DeltaSyncSchema
 import DeltaSyncStorage
 import Foundation
@@ -29,6 +30,9 @@ package struct ResolverEnvironment: Sendable {
     /// The functions `@function` fields call; `nil` answers every such field with the error of
     /// a function nobody configured.
     package var functions: (any FunctionDirectory)?
+    /// The warm `node` workers APPSYNC_JS resolvers and functions run in, which the server
+    /// shuts down; required when the project has any.
+    package var jsRuntime: AppSyncJSRuntime?
     /// Fields the project resolves with its own unit or pipeline resolvers (templates over data
     /// sources), in place of what the schema generates for them; every other field keeps
     /// DeltaSync's generated resolver.

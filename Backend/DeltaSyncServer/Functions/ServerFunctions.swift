@@ -1,5 +1,6 @@
 import DeltaSyncFunctions
 import DeltaSyncGraphQL
+import DeltaSyncJSRuntime
 import DeltaSyncSchema
 import Foundation
 import Logging
@@ -7,9 +8,11 @@ import ServiceLifecycle
 
 /// The functions a server's `@function` fields call, composed from its configuration:
 /// ``ServerConfiguration/functions`` over ``ServerConfiguration/functionsFile`` over the
-/// Amplify project's `amplify/backend/function/*`.
+/// Amplify project's `amplify/backend/function/*`; and the warm workers its APPSYNC_JS
+/// resolvers run in, which start with the first such resolver's call.
 struct ServerFunctions: FunctionDirectory {
     let catalog: FunctionCatalog
+    let jsRuntime: AppSyncJSRuntime
     /// The function names the schema uses, each once, in the order written.
     let referenced: [String]
 
@@ -33,6 +36,7 @@ struct ServerFunctions: FunctionDirectory {
                 apiID: "deltasync", apiKey: configuration.apiKey)
         }
         catalog = try FunctionCatalog.combining(explicit: explicit, functionsFile: file, amplifyProject: amplify, setup: setup, logger: logger)
+        jsRuntime = AppSyncJSRuntime(logger: logger)
         var seen: Set<String> = []
         let names = schema.customOperations.flatMap { $0.functions.map(\.name) } + schema.functionFields.flatMap { $0.functions.map(\.name) }
         referenced = names.filter { seen.insert($0).inserted }
@@ -62,14 +66,15 @@ struct ServerFunctions: FunctionDirectory {
     }
 }
 
-/// Stops the functions' local processes once the server has stopped: listed before the
-/// application in the service group, which shuts services down in reverse order, so requests
-/// in flight still reach their functions.
+/// Stops the functions' local processes and the JavaScript workers once the server has
+/// stopped: listed before the application in the service group, which shuts services down in
+/// reverse order, so requests in flight still reach their functions.
 struct FunctionProcessShutdown: Service, Sendable {
-    let catalog: FunctionCatalog
+    let functions: ServerFunctions
 
     func run() async throws {
         try? await gracefulShutdown()
-        await catalog.shutdown()
+        await functions.catalog.shutdown()
+        await functions.jsRuntime.shutdown()
     }
 }
