@@ -6,12 +6,19 @@ import Foundation
 extension ServeOptions {
     /// With `--project`, the API folder's resolver files (`resolvers/`, `stacks/`) into the
     /// configuration; what the folder holds that does not run is said on standard error, file
-    /// by file.
+    /// by file. With `--schema`, the APPSYNC_JS handlers of `resolvers.json` beside the schema
+    /// (``ResolversFile``), as a Gen 2 project declares them.
     ///
-    /// - Throws: ``ResolverFileError`` for a stack that does not parse or a resource that names
-    ///   what does not exist; a template that does not parse stops the start when the server
-    ///   is made, with its file, line and column.
+    /// - Throws: ``ResolverFileError`` for a stack or `resolvers.json` that does not parse or
+    ///   names what does not exist; a template or code that does not pass its checks stops the
+    ///   start when the server is made, with its file, line and column.
     func applyResolverFiles(to configuration: inout ServerConfiguration, project: AmplifyProject) throws {
+        if let schemaFile = input.schema, let files = try ResolversFile.load(schemaFile: schemaFile, schema: project.schema) {
+            configuration.resolvers += files.resolvers
+            configuration.dataSources += files.dataSources
+            let folder = (schemaFile as NSString).deletingLastPathComponent
+            FileHandle.standardError.write(Data("deltasync: note: \(folder.isEmpty ? "." : folder)/\(ResolversFile.fileName): running \(files.resolvers.count) APPSYNC_JS resolvers\n".utf8))
+        }
         guard let folder = input.project else { return }
         let files = try ProjectResolvers.load(
             apiDirectory: folder, schema: project.schema, environmentName: configuration.amplifyEnvironment ?? "NONE")
