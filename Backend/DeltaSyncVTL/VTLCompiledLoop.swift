@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// `#foreach($item in collection)`: a list's items, a map's values (Velocity iterates a map's
 /// values), nothing for null. `$foreach` (`count`, `index`, `hasNext`, `first`, `last`) and
 /// `$velocityCount` are bound for each item and put back as they were after the loop, as is
@@ -9,8 +7,8 @@ final class VTLLoopNode: VTLCompiledNode {
     let collection: VTLCompiledExpression
     let body: VTLCompiledBlock
     let position: VTLPosition
-    /// Whether anything in the template reads `$foreach` or `$velocityCount`: when nothing
-    /// does, the loop does not make them.
+    /// Whether anything could read `$foreach` or `$velocityCount` while the loop runs: when
+    /// nothing could, the loop does not make them.
     let bindsLoopScope: Bool
 
     init(slot: Int, collection: VTLCompiledExpression, body: VTLCompiledBlock, position: VTLPosition, bindsLoopScope: Bool) {
@@ -44,7 +42,7 @@ final class VTLLoopNode: VTLCompiledNode {
         for (offset, item) in items.enumerated() {
             e.bind(slot, to: item)
             if bindsLoopScope {
-                e.bind(foreach, to: .map(VTLMap(Self.loopScope(offset, of: items.count))))
+                e.bind(foreach, to: .map(VTLMap(.loopScope(offset: offset, count: items.count))))
                 e.bind(velocityCount, to: .int(offset + 1))
             }
             do {
@@ -55,20 +53,4 @@ final class VTLLoopNode: VTLCompiledNode {
         }
     }
 
-    /// `$foreach`'s entries, keys in a fixed order: each iteration's map is a new map (a
-    /// template may keep one), whose keys are shared with ``loopScopeKeys`` rather than hashed anew.
-    private static func loopScope(_ offset: Int, of count: Int) -> OrderedDictionary<String, VTLValue> {
-        var entries = loopScopeKeys
-        entries.values[0] = .int(offset + 1)
-        entries.values[1] = .int(offset)
-        entries.values[2] = .bool(offset + 1 < count)
-        entries.values[3] = .bool(offset == 0)
-        entries.values[4] = .bool(offset + 1 == count)
-        return entries
-    }
-
-    // Safe to share: its values are nulls, and each use mutates a copy (copy on write).
-    nonisolated(unsafe) private static let loopScopeKeys: OrderedDictionary<String, VTLValue> = [
-        "count": .null, "index": .null, "hasNext": .null, "first": .null, "last": .null,
-    ]
 }

@@ -50,7 +50,7 @@ final class VTLPropertySegment: VTLCompiledSegment {
 
     override func apply(to value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         switch value {
-        case .map(let map): return map.entries[name] ?? .null
+        case .map(let map): return map.value(forKey: name) ?? .null
         case .null: return .null
         default:
             for getter in getters where VTLMethods.isGetter(getter, of: value) {
@@ -136,6 +136,25 @@ final class VTLUtilCallExpression: VTLCompiledExpression {
         } catch let failure as VTLUtilFailure {
             throw e.failure(failure.message(for: name), at: position)
         }
+    }
+}
+
+/// `$util.qr(x)` and `$util.quiet(x)`, which templates call around most of what they do:
+/// `x` evaluated, and an empty string (a null would print the reference's own text), without
+/// the general call's arguments and function. A bound `$util` takes the general call.
+final class VTLQuietExpression: VTLCompiledExpression {
+    let general: VTLUtilCallExpression
+    let argument: VTLCompiledExpression
+
+    init(_ general: VTLUtilCallExpression, argument: VTLCompiledExpression) {
+        self.general = general
+        self.argument = argument
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        if e.isBound(general.slot) { return try general.evaluate(&e) }
+        _ = try argument.value(in: &e)
+        return .string("")
     }
 }
 

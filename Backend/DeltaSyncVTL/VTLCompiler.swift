@@ -5,15 +5,17 @@
 struct VTLCompiler {
     /// The index of each `#macro` by name, in ``VTLTemplate``'s macros.
     private let macroIndexes: [String: Int]
-    /// Whether the template reads `$foreach` or `$velocityCount` anywhere.
-    private let readsLoopScope: Bool
+    /// Whether a loop's `$foreach` and `$velocityCount` could be read other than by its body:
+    /// by a macro or a `#define`d block it runs, when the template reads them anywhere.
+    private let loopScopeReadElsewhere: Bool
 
-    /// The template's nodes and its macros, compiled.
-    static func compile(_ nodes: [VTLNode], macros: [String: VTLMacro], readsLoopScope: Bool) -> (VTLCompiledBlock, [VTLCompiledMacro]) {
+    /// The template's nodes, as `parser` read them, and its macros, compiled.
+    static func compile(_ nodes: [VTLNode], parser: VTLParser) -> (VTLCompiledBlock, [VTLCompiledMacro]) {
+        let macros = parser.macros
         let names = macros.keys.sorted()
         let compiler = VTLCompiler(
             macroIndexes: Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) }),
-            readsLoopScope: readsLoopScope)
+            loopScopeReadElsewhere: parser.loopScopeReads > 0 && (!macros.isEmpty || parser.definesBlocks))
         let compiled = names.map { name in
             let macro = macros[name]!
             return VTLCompiledMacro(parameters: macro.parameters.map(\.slot), body: compiler.block(macro.body))
@@ -39,10 +41,10 @@ struct VTLCompiler {
         case .conditional(let branches, let otherwise):
             return VTLConditionalNode(
                 branches: branches.map { VTLConditionalNode.Branch(expression($0.condition), block($0.body)) }, otherwise: otherwise.map(block))
-        case .loop(let variable, let collection, let body, let position):
+        case .loop(let variable, let collection, let body, let position, let readsScope):
             return VTLLoopNode(
                 slot: variable.slot, collection: expression(collection), body: block(body), position: position,
-                bindsLoopScope: readsLoopScope)
+                bindsLoopScope: readsScope || loopScopeReadElsewhere)
         case .breakLoop:
             return VTLControlNode(.breakLoop)
         case .stop:
@@ -133,9 +135,13 @@ struct VTLCompiler {
             let names = namespace.map { if case .property(let name) = $0 { name } else { "" } }
             if namespace.count < reference.path.count, case .method(let method, _) = reference.path[namespace.count],
                 let call = segments[namespace.count] as? VTLMethodSegment {
-                root = VTLUtilCallExpression(
+                let general = VTLUtilCallExpression(
                     slot: slot, name: (names + [method.text]).joined(separator: "."), arguments: call.arguments,
                     segments: Array(segments[...namespace.count]), position: position)
+                root = general
+                if ["qr", "quiet"].contains(general.name), call.arguments.count == 1 {
+                    root = VTLQuietExpression(general, argument: call.arguments.elements[0])
+                }
                 rest = segments[(namespace.count + 1)...]
             } else {
                 root = VTLUtilNamespaceExpression(slot: slot, namespace: names.joined(separator: "."), position: position)

@@ -16,7 +16,9 @@ struct VTLEvaluation {
     let macros: [VTLCompiledMacro]
     let limits: VTLLimits
     let runtime: VTLRuntime
-    var output = ""
+    /// The output's UTF-8: bytes append with less work than a String's characters, and the
+    /// rendering makes them a String once.
+    var output: [UInt8] = []
     /// UTF-8 bytes written. Text a string literal interpolates counts too, which bounds strings
     /// built up in loops.
     private(set) var written = 0
@@ -38,7 +40,7 @@ struct VTLEvaluation {
     // MARK: - Output
 
     mutating func write(_ text: String) throws {
-        output += text
+        output.append(contentsOf: text.utf8)
         try count(text.utf8.count)
     }
 

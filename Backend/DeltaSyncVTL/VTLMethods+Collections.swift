@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// `java.util.List`'s and `java.util.Map`'s methods, which change the shared list or map.
 extension VTLMethods {
     static func list(_ list: VTLList, _ method: VTLMethodName, _ arguments: VTLArguments, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
@@ -46,12 +44,12 @@ extension VTLMethods {
         switch (method.known, arguments.count) {
         // `$foreach` is Velocity's loop scope, whose getters templates also call as methods.
         case (.hasNext?, 0), (.count?, 0), (.index?, 0), (.first?, 0), (.last?, 0):
-            guard let value = map.entries[method.text] else { throw noMethod(method, on: .map(map), arguments, e, at: position) }
+            guard let value = map.value(forKey: method.text) else { throw noMethod(method, on: .map(map), arguments, e, at: position) }
             return value
         case (.size?, 0): return .int(map.entries.count)
         case (.isEmpty?, 0): return .bool(map.entries.isEmpty)
-        case (.get?, 1): return map.entries[arguments[0].rendered] ?? .null
-        case (.containsKey?, 1): return .bool(map.entries[arguments[0].rendered] != nil)
+        case (.get?, 1): return map.value(forKey: arguments[0].rendered) ?? .null
+        case (.containsKey?, 1): return .bool(map.value(forKey: arguments[0].rendered) != nil)
         case (.containsValue?, 1): return .bool(map.entries.values.contains(arguments[0]))
         case (.put?, 2):
             try grow(map.entries.count + 1, &e, at: position)
@@ -64,21 +62,9 @@ extension VTLMethods {
         case (.remove?, 1): return map.entries.removeValue(forKey: arguments[0].rendered) ?? .null
         case (.keySet?, 0): return .list(VTLList(map.entries.keys.map(VTLValue.string)))
         case (.values?, 0): return .list(VTLList(Array(map.entries.values)))
-        case (.entrySet?, 0): return .list(VTLList(map.entries.map { entry(key: $0.key, value: $0.value) }))
+        case (.entrySet?, 0): return .list(VTLList(map.entries.map { .map(VTLMap(.entry(key: $0.key, value: $0.value))) }))
         default:
             throw noMethod(method, on: .map(map), arguments, e, at: position)
         }
     }
-
-    /// A `Map.Entry` of `entrySet()`: a map of `key` and `value`, whose keys are shared with
-    /// ``entryKeys`` rather than hashed anew for each entry.
-    private static func entry(key: String, value: VTLValue) -> VTLValue {
-        var entries = entryKeys
-        entries.values[0] = .string(key)
-        entries.values[1] = value
-        return .map(VTLMap(entries))
-    }
-
-    // Safe to share: its values are nulls, and each use mutates a copy (copy on write).
-    nonisolated(unsafe) private static let entryKeys: OrderedDictionary<String, VTLValue> = ["key": .null, "value": .null]
 }

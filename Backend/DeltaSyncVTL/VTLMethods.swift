@@ -19,7 +19,7 @@ enum VTLMethods {
     /// `$list[0]`, `$map["key"]`.
     static func element(_ key: VTLValue, of value: VTLValue, _ e: inout VTLEvaluation, at position: VTLPosition) throws -> VTLValue {
         switch (value, key) {
-        case (.map(let map), _): return map.entries[key.rendered] ?? .null
+        case (.map(let map), _): return map.value(forKey: key.rendered) ?? .null
         case (.list(let list), .int(let index)): return list.items.indices.contains(index) ? list.items[index] : .null
         case (.null, _): return .null
         default: throw e.failure("a \(value.typeName) cannot be indexed with a \(key.typeName)", at: position)

@@ -11,8 +11,9 @@ struct VTLParser {
     var macros: [String: VTLMacro] = [:]
     /// The variables the template names, each with its slot.
     var symbols = VTLSymbols()
-    /// Whether a reference names `$foreach` or `$velocityCount`: loops bind them only then.
-    var readsLoopScope = false
+    /// How many references name `$foreach` or `$velocityCount` so far: a loop whose body has
+    /// none need not bind them (unless a macro or block could read them, ``VTLCompiler``).
+    var loopScopeReads = 0
     /// Whether the template has a `#define`: renderings look for blocks only then.
     var definesBlocks = false
     static let directives: Set<String> = [
@@ -197,8 +198,9 @@ struct VTLParser {
             let collection = try expression()
             try close(name)
             afterHeader(&self)
+            let reads = loopScopeReads
             let (body, _) = try nodes(until: ["end"])
-            return .loop(variable: variable.variable, over: collection, body: body, position)
+            return .loop(variable: variable.variable, over: collection, body: body, position, readsScope: loopScopeReads > reads)
         case "define", "macro", "noescape":
             return try block(name, at: position, afterHeader: afterHeader)
         case "break":
@@ -260,7 +262,7 @@ struct VTLParser {
             guard current == "}" else { throw error("${ needs its closing }", at: position(index)) }
             index += 1
         }
-        if name == VTLSymbols.foreach.name || name == VTLSymbols.velocityCount.name { readsLoopScope = true }
+        if name == VTLSymbols.foreach.name || name == VTLSymbols.velocityCount.name { loopScopeReads += 1 }
         return VTLReference(variable: symbols.variable(name), path: path, position: position(start))
     }
 

@@ -8,7 +8,8 @@ indirect enum VTLNode {
     /// `#set($x = ...)`, `#set($map.key = ...)`.
     case set(VTLReference, VTLExpression, VTLPosition)
     case conditional([(condition: VTLExpression, body: [VTLNode])], otherwise: [VTLNode]?)
-    case loop(variable: VTLVariable, over: VTLExpression, body: [VTLNode], VTLPosition)
+    /// `readsScope`: the body names `$foreach` or `$velocityCount`.
+    case loop(variable: VTLVariable, over: VTLExpression, body: [VTLNode], VTLPosition, readsScope: Bool)
     case breakLoop
     /// `#define($name) ... #end`: `$name` renders the body when referenced.
     case define(VTLVariable, [VTLNode])

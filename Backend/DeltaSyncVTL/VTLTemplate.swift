@@ -34,7 +34,7 @@ public struct VTLTemplate: @unchecked Sendable {
     public init(_ text: String, name: String) throws(VTLError) {
         var parser = VTLParser(text, name: name)
         let nodes = try parser.parse()
-        (body, macros) = VTLCompiler.compile(nodes, macros: parser.macros, readsLoopScope: parser.readsLoopScope)
+        (body, macros) = VTLCompiler.compile(nodes, parser: parser)
         symbols = parser.symbols
         definesBlocks = parser.definesBlocks
         outputCapacity = text.utf8.count
@@ -63,7 +63,7 @@ public struct VTLTemplate: @unchecked Sendable {
         } catch VTLEvaluation.Control.breakLoop {
         }
         return VTLRendering(
-            output: evaluation.output, returned: returned, appendedErrors: evaluation.appendedErrors,
+            output: String(decoding: evaluation.output, as: UTF8.self), returned: returned, appendedErrors: evaluation.appendedErrors,
             extensions: evaluation.extensionCalls, logLines: evaluation.logLines)
     }
 }

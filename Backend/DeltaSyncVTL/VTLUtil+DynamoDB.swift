@@ -37,7 +37,6 @@ extension VTLUtil {
             throw call.failure("takes \(expected.lowerBound == expected.upperBound ? "\(expected.lowerBound)" : "\(expected.lowerBound) or \(expected.upperBound)") argument(s), got \(call.arguments.count)")
         }
         let arguments = call.arguments
-        func typed(_ type: String, _ value: VTLValue) -> VTLValue { .map(VTLMap([type: value])) }
         func list(_ offset: Int) throws -> [VTLValue] {
             guard case .list(let list) = arguments[offset] else { throw call.failure("argument \(offset + 1) must be a list") }
             return list.items
@@ -102,28 +101,19 @@ extension VTLUtil {
     /// `{"NULL": null}`).
     static func typedValue(_ value: VTLValue) -> VTLValue {
         switch value {
-        case .null: return typed(typeKeys.null, .bool(true))
-        case .bool: return typed(typeKeys.bool, value)
-        case .int, .double: return typed(typeKeys.number, value)
-        case .string: return typed(typeKeys.string, value)
-        case .list(let list): return typed(typeKeys.list, .list(VTLList(list.items.map(typedValue))))
-        case .map(let map): return typed(typeKeys.map, .map(VTLMap(map.entries.mapValues(typedValue))))
+        case .null: return typed("NULL", .bool(true))
+        case .bool: return typed("BOOL", value)
+        case .int, .double: return typed("N", value)
+        case .string: return typed("S", value)
+        case .list(let list): return typed("L", .list(VTLList(list.items.map(typedValue))))
+        case .map(let map): return typed("M", .map(VTLMap(map.entries.mapValues(typedValue))))
         }
     }
 
-    /// `{type: value}`, its key shared with `keys` rather than stored anew for each value.
-    private static func typed(_ keys: OrderedDictionary<String, VTLValue>, _ value: VTLValue) -> VTLValue {
-        var entries = keys
-        entries.values[0] = value
-        return .map(VTLMap(entries))
+    /// `{type: value}`.
+    private static func typed(_ type: String, _ value: VTLValue) -> VTLValue {
+        .map(VTLMap(.typed(type: type, value: value)))
     }
-
-    // Safe to share: their values are nulls, and each use mutates a copy (copy on write).
-    nonisolated(unsafe) private static let typeKeys: (
-        null: OrderedDictionary<String, VTLValue>, bool: OrderedDictionary<String, VTLValue>,
-        number: OrderedDictionary<String, VTLValue>, string: OrderedDictionary<String, VTLValue>,
-        list: OrderedDictionary<String, VTLValue>, map: OrderedDictionary<String, VTLValue>
-    ) = (["NULL": .null], ["BOOL": .null], ["N": .null], ["S": .null], ["L": .null], ["M": .null])
 
     /// `fromS3ObjectJson`: the `{"s3": {...}}` text (or its `{"S": text}` typed value) back to
     /// a map of `key`, `bucket`, `region` and, when present, `version`.

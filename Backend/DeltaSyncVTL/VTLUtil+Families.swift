@@ -42,14 +42,27 @@ extension VTLUtil {
         },
         "list.sortList": { _, call in .list(VTLList(try sorted(try list(call, 0).items, descending: call[1].isTrue, by: call.text(2), call))) },
         "map.copyAndRetainAllKeys": { _, call in
-            let keys = Set(try list(call, 1).items.map(\.rendered))
+            let keys = KeySet(try list(call, 1).items.map(\.rendered))
             return .map(VTLMap(try map(call, 0).entries.filter { keys.contains($0.key) }))
         },
         "map.copyAndRemoveAllKeys": { _, call in
-            let keys = Set(try list(call, 1).items.map(\.rendered))
+            let keys = KeySet(try list(call, 1).items.map(\.rendered))
             return .map(VTLMap(try map(call, 0).entries.filter { !keys.contains($0.key) }))
         },
     ]
+
+    /// Keys to keep or drop: scanned when they are the few templates give, hashed when more.
+    private struct KeySet {
+        let keys: [String]
+        let set: Set<String>?
+
+        init(_ keys: [String]) {
+            self.keys = keys
+            set = keys.count > 16 ? Set(keys) : nil
+        }
+
+        func contains(_ key: String) -> Bool { set?.contains(key) ?? keys.contains(key) }
+    }
 
     private static func number(_ call: VTLUtilCall, _ offset: Int) throws -> Double {
         switch call[offset] {
@@ -90,7 +103,7 @@ extension VTLUtil {
         let kinds = Set(items.map(\.typeName))
         guard kinds.count <= 1, let kind = kinds.first, ["String", "Number", "Map"].contains(kind) else { return items }
         let key: (VTLValue) -> VTLValue = { value in
-            if case .map(let map) = value { return map.entries[property] ?? .null }
+            if case .map(let map) = value { return map.value(forKey: property) ?? .null }
             return value
         }
         // Every key must compare with every other, or the list stays as it was.

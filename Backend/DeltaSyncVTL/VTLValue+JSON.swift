@@ -23,9 +23,22 @@ extension VTLValue {
         case .string(let value): JSONWriter.writeString(value, to: &out)
         case .list(let list): Self.writeArray(list.items, to: &out)
         case .map(let map):
-            if let object = map.unconverted { return JSONWriter.write(.object(object), to: &out) }
-            let entries = map.entries
-            Self.writeObject(keys: entries.keys.elements, values: entries.values.elements, to: &out)
+            switch map.form {
+            case .json(let object):
+                JSONWriter.write(.object(object), to: &out)
+            case .typed(let type, let value):
+                out.append(UInt8(ascii: "{"))
+                Self.writeMember(type, value, first: true, to: &out)
+                out.append(UInt8(ascii: "}"))
+            case .entry(let key, let value):
+                out.append(UInt8(ascii: "{"))
+                Self.writeMember("key", .string(key), first: true, to: &out)
+                Self.writeMember("value", value, first: false, to: &out)
+                out.append(UInt8(ascii: "}"))
+            case .entries, .loopScope:
+                let entries = map.entries
+                Self.writeObject(keys: entries.keys.elements, values: entries.values.elements, to: &out)
+            }
         }
     }
 
@@ -69,12 +82,12 @@ extension VTLValue {
 
     /// Whether `a` comes before `b` in the order of their UTF-8 bytes.
     static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
                 for offset in 0..<min(x.count, y.count) where x[offset] != y[offset] { return x[offset] < y[offset] }
                 return x.count < y.count
             }
         }
+        return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }

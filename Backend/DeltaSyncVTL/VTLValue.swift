@@ -29,7 +29,7 @@ public enum VTLValue {
         case .double(let value): self = .double(value)
         case .string(let value): self = .string(value)
         case .array(let values): self = .list(VTLList(json: values))
-        case .object(let object): self = .map(VTLMap(json: object))
+        case .object(let object): self = .map(VTLMap(.json(object)))
         }
     }
 
@@ -99,105 +99,6 @@ public enum VTLValue {
         case .map: return "Map"
         }
     }
-}
-
-/// A Java `List`: shared by every reference to it.
-public final class VTLList {
-    /// The elements, in order.
-    public var items: [VTLValue] {
-        _read {
-            if pending != nil { convert() }
-            yield stored
-        }
-        _modify {
-            if pending != nil { convert() }
-            yield &stored
-        }
-    }
-
-    // Unchecked: every access is through `items`, whose accessors do not overlap one another,
-    // and the dynamic checks a class's properties get otherwise cost on every list operation.
-    @exclusivity(unchecked) private var stored: [VTLValue]
-    /// A JSON array not converted yet (``VTLValue/init(json:)``); `nil` once it is.
-    @exclusivity(unchecked) private var pending: [JSONValue]?
-
-    /// A list of `items`.
-    public init(_ items: [VTLValue] = []) { stored = items }
-
-    init(json: [JSONValue]) {
-        stored = []
-        pending = json
-    }
-
-    private func convert() {
-        guard let json = pending else { return }
-        pending = nil
-        stored = json.map(VTLValue.init(json:))
-    }
-
-    /// The list as JSON; one never converted is its JSON as it came.
-    var json: JSONValue {
-        if let pending { return .array(pending) }
-        return .array(stored.map(\.json))
-    }
-
-    /// A new list of copies of the items.
-    var copied: VTLList {
-        if let pending { return VTLList(json: pending) }
-        return VTLList(stored.map(\.copied))
-    }
-}
-
-/// A Java `LinkedHashMap`: keys in insertion order, shared by every reference to it.
-public final class VTLMap {
-    /// The entries, in insertion order; a map made from a JSON object has its keys sorted.
-    public var entries: OrderedDictionary<String, VTLValue> {
-        _read {
-            if pending != nil { convert() }
-            yield stored
-        }
-        _modify {
-            if pending != nil { convert() }
-            yield &stored
-        }
-    }
-
-    // Unchecked: every access is through `entries`, whose accessors do not overlap one
-    // another, and the dynamic checks a class's properties get otherwise cost on every lookup.
-    @exclusivity(unchecked) private var stored: OrderedDictionary<String, VTLValue>
-    /// A JSON object not converted yet (``VTLValue/init(json:)``); `nil` once it is.
-    @exclusivity(unchecked) private var pending: [String: JSONValue]?
-
-    /// A map of `entries`.
-    public init(_ entries: OrderedDictionary<String, VTLValue> = [:]) { stored = entries }
-
-    init(json: [String: JSONValue]) {
-        stored = [:]
-        pending = json
-    }
-
-    private func convert() {
-        guard let json = pending else { return }
-        pending = nil
-        let members = json.sorted { $0.key < $1.key }
-        stored = OrderedDictionary(uncheckedUniqueKeys: members.map(\.key), values: members.map { VTLValue(json: $0.value) })
-    }
-
-    /// The map as JSON; one never converted is its JSON as it came.
-    var json: JSONValue {
-        if let pending { return .object(pending) }
-        return .object(Dictionary(uniqueKeysWithValues: stored.map { ($0.key, $0.value.json) }))
-    }
-
-    /// A new map of copies of the entries.
-    var copied: VTLMap {
-        if let pending { return VTLMap(json: pending) }
-        return VTLMap(stored.mapValues(\.copied))
-    }
-
-    /// The JSON object the map was made from while it is not converted, for writers that can
-    /// write it as it is.
-    var unconverted: [String: JSONValue]? { pending }
 }
 
 extension VTLValue: Equatable {

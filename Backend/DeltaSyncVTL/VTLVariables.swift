@@ -83,6 +83,13 @@ extension VTLEvaluation {
         return store.values[slot]
     }
 
+    /// Whether anything has the name, without evaluating it (a macro's argument, a block).
+    func isBound(_ slot: Int) -> Bool {
+        if !store.frames.isEmpty, store.frames[store.frames.count - 1][slot] != nil { return true }
+        if !store.blocks.isEmpty, store.blocks[slot] != nil { return true }
+        return store.values[slot] != nil
+    }
+
     /// `#set($name = value)`: the running macro's parameter when it has one by that name
     /// (Velocity 1.7 keeps other variables global), else the template's variable.
     mutating func bind(_ slot: Int, to value: VTLValue) {
@@ -126,9 +133,9 @@ extension VTLEvaluation {
         try enter()
         defer { leave() }
         let saved = output
-        output = ""
+        output = []
         defer { output = saved }
         try block.run(&self)
-        return .string(output)
+        return .string(String(decoding: output, as: UTF8.self))
     }
 }

@@ -33,6 +33,13 @@ struct VTLBlockTests {
         #expect(try VTLEngineTests.render("#macro(item $x)<$x.name>#end#foreach($i in $ctx.list)#item($i)#end", ["list": [["name": "a"], ["name": "b"]]]) == "<a><b>")
     }
 
+    @Test func macrosAndBlocksSeeTheLoopScopeOfTheLoopTheyRunIn() throws {
+        #expect(try VTLEngineTests.render("#macro(at)$foreach.index/$velocityCount #end#foreach($i in [1, 2])#at()#end") == "0/1 1/2 ")
+        #expect(try VTLEngineTests.render("#define($at)$foreach.count#end#foreach($i in [1, 2])$at#end") == "12")
+        // Outside a loop there is no scope: the reference prints as written.
+        #expect(try VTLEngineTests.render("#foreach($i in [1])#end$foreach.count") == "$foreach.count")
+    }
+
     @Test func macrosRecurseWithinTheDepthLimit() throws {
         #expect(try VTLEngineTests.render("#macro(count $n)$n#if($n > 0)#count($n - 1)#end#end#count(5)") == "543210")
         #expect {

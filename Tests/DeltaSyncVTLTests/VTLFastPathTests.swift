@@ -46,6 +46,21 @@ struct VTLFastPathTests {
         #expect(bound.output == "3")
     }
 
+    /// Entries, typed values and `$foreach` start compact: read, printed, written as JSON,
+    /// compared and changed as the maps they stand for.
+    @Test func compactMapsAnswerAsTheirEntries() throws {
+        let entries = #"#set($src = {"b": 1})#foreach($e in $src.entrySet())$util.toJson($e) $e $e.key $e["value"] $e.containsKey("value") $e.size()$util.qr($e.put("x", 2)) $e#end"#
+        #expect(try VTLEngineTests.render(entries) == #"{"key":"b","value":1} {key=b, value=1} b 1 true 2 {key=b, value=1, x=2}"#)
+        let typed = #"#set($t = $util.dynamodb.toDynamoDB("x"))$t $t.S $util.toJson($t) $t.keySet()$util.qr($t.put("N", 1)) $util.toJson($t)"#
+        #expect(try VTLEngineTests.render(typed) == #"{S=x} x {"S":"x"} [S] {"N":1,"S":"x"}"#)
+        #expect(try VTLEngineTests.render(#"#if($util.dynamodb.toDynamoDB([1]) == {"L": [{"N": 1}]})equal#end"#) == "equal")
+        let kept = "#foreach($i in [1, 2])#set($kept = $foreach)#end$kept $util.toJson($kept) $kept.size()"
+        #expect(try VTLEngineTests.render(kept) == #"{count=2, index=1, hasNext=false, first=false, last=true} {"count":2,"first":false,"hasNext":false,"index":1,"last":true} 5"#)
+        let json = VTLValue(json: ["b": ["c": 1], "a": [1]])
+        #expect(json.jsonText == #"{"a":[1],"b":{"c":1}}"#)
+        #expect(try VTLTemplate("$m $m.b.c", name: "j.vtl").render(["m": json]).output == "{a=[1], b={c=1}} 1")
+    }
+
     @Test func slotsAreGivenOncePerName() {
         var symbols = VTLSymbols()
         let a = symbols.variable("a")
