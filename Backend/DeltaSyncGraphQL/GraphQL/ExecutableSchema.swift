@@ -109,24 +109,11 @@ package struct ExecutableSchema: Sendable {
         mutationResolvers.merge(custom[.mutation] ?? [:]) { _, custom in custom }
         queryResolvers.merge(projectResolvers["Query"] ?? [:]) { _, project in project }
         mutationResolvers.merge(projectResolvers["Mutation"] ?? [:]) { _, project in project }
-        // Generated fields with the project's slots run as pipelines around their data step;
-        // subscription fields' resolvers run when a subscription starts.
-        let steps = GeneratedDataSteps(environment: environment, queries: queries, syncs: syncs, mutations: mutations)
-        var subscriptionResolvers: [String: FieldResolver] = [:]
-        for (coordinate, resolver) in environment.fieldResolvers where coordinate.type == "Subscription" {
-            subscriptionResolvers[coordinate.field] = resolver
-        }
-        for (coordinate, plan) in environment.slotPlans {
-            let resolver = try plan.resolver(generated: steps.step(plan.field, name: coordinate.field))
-            let resolve = ScopedResolver.make(ResolverFields.resolve(resolver, environment: environment))
-            switch coordinate.type {
-            case "Query": queryResolvers[coordinate.field] = resolve
-            case "Mutation": mutationResolvers[coordinate.field] = resolve
-            default: subscriptionResolvers[coordinate.field] = resolver
-            }
-        }
-        self.subscriptionResolvers = SubscriptionResolvers(
-            resolvers: subscriptionResolvers, variables: environment.resolverVariables, logger: environment.logger, clock: environment.clock)
+        let slotted = try Self.slotted(
+            environment, steps: GeneratedDataSteps(environment: environment, queries: queries, syncs: syncs, mutations: mutations))
+        queryResolvers.merge(slotted.query) { _, slotted in slotted }
+        mutationResolvers.merge(slotted.mutation) { _, slotted in slotted }
+        subscriptionResolvers = slotted.subscriptions
         // A field the project resolves is no longer a generated one: no shortcut, no projection.
         for coordinate in Array(environment.fieldResolvers.keys) + environment.slotPlans.keys {
             if coordinate.type == "Query" { queryFields[coordinate.field] = nil }

@@ -47,51 +47,20 @@ struct SyncResolvers: Sendable {
             startedAt = try await environment.store.stampSync(now: now)
         }
 
-        let page: ResolvedPage
-        var plan: [String: JSONValue] = ["path": .array(info.path.elements.map(Self.pathElement))]
         // What the database did, asked only when explaining: PostgreSQL runs the query again.
         let explain = plans?.explain == true
+        let (page, read): (ResolvedPage, [String: JSONValue])
         if useDelta {
-            let since = token?.since ?? lastSync ?? 0
-            let query = DeltaQuery(since: since, filter: filter, limit: limit, after: token?.cursor)
-            if explain {
-                let (deltas, report) = try await environment.store.read { tx in
-                    (try tx.deltas(model, query), Result { try tx.deltaPlan(model, query) })
-                }
-                page = ResolvedPage(deltas)
-                plan["database"] = Self.database(report)
-            } else {
-                page = ResolvedPage(try await environment.store.read { tx in try tx.deltas(model, query) })
-            }
-            plan["source"] = "delta"
-            plan["access"] = "query"
-            plan["index"] = "changedAt"
+            let query = DeltaQuery(since: token?.since ?? lastSync ?? 0, filter: filter, limit: limit, after: token?.cursor)
+            (page, read) = try await deltaPage(model, query, explain: explain)
         } else {
-            let access = SelectiveSyncPlan.access(for: model, filter: filterInput)
             let (baseFilter, within) = try callerAccess.reading(ownFilter, of: model)
+            let access = SelectiveSyncPlan.access(for: model, filter: filterInput)
             let query = ItemQuery(access: access, filter: baseFilter, limit: limit, after: token?.cursor, within: within)
-            page = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
-            if explain {
-                // A read of its own: the page's read stays the one every request makes.
-                do {
-                    plan["database"] = Self.database(.success(try await environment.store.read { tx in try tx.queryPlan(model, query) }))
-                } catch {
-                    plan["database"] = Self.database(.failure(error))
-                }
-            }
-            plan["source"] = "base"
-            switch access {
-            case .scan where within != nil:
-                plan["access"] = "query"
-                plan["index"] = .string("owner:\(within?.field ?? "")")
-            case .scan:
-                plan["access"] = "scan"
-                plan["index"] = nil
-            case .index(let name, _, _):
-                plan["access"] = "query"
-                plan["index"] = .string(name ?? "primary")
-            }
+            (page, read) = try await basePage(model, query, writer: writer, explain: explain)
         }
+        var plan = read
+        plan["path"] = .array(info.path.elements.map(Self.pathElement))
         plan["scanned"] = .int(page.end.scanned)
         plans?.record(.object(plan))
         environment.logger.debug(
@@ -118,6 +87,48 @@ struct SyncResolvers: Sendable {
                     source: useDelta ? "delta" : "base", since: useDelta ? (token?.since ?? lastSync ?? 0) : nil))
         }
         return connection
+    }
+
+    /// A delta page: the changes after the query's `since` from the delta log, and what the
+    /// explain plan records of the read.
+    private func deltaPage(_ model: ModelSchema, _ query: DeltaQuery, explain: Bool) async throws -> (ResolvedPage, [String: JSONValue]) {
+        var plan: [String: JSONValue] = ["source": "delta", "access": "query", "index": "changedAt"]
+        if explain {
+            let (deltas, report) = try await environment.store.read { tx in
+                (try tx.deltas(model, query), Result { try tx.deltaPlan(model, query) })
+            }
+            plan["database"] = Self.database(report)
+            return (ResolvedPage(deltas), plan)
+        }
+        return (ResolvedPage(try await environment.store.read { tx in try tx.deltas(model, query) }), plan)
+    }
+
+    /// A base page: the model's items (tombstones included) through the query's access, and
+    /// what the explain plan records of the read.
+    private func basePage(
+        _ model: ModelSchema, _ query: ItemQuery, writer: ItemProjection.ItemArrayWriter?, explain: Bool
+    ) async throws -> (ResolvedPage, [String: JSONValue]) {
+        let page = try await ResolvedPage.read(model, query, from: environment.store, writer: writer)
+        var plan: [String: JSONValue] = ["source": "base"]
+        if explain {
+            // A read of its own: the page's read stays the one every request makes.
+            do {
+                plan["database"] = Self.database(.success(try await environment.store.read { tx in try tx.queryPlan(model, query) }))
+            } catch {
+                plan["database"] = Self.database(.failure(error))
+            }
+        }
+        switch query.access {
+        case .scan where query.within != nil:
+            plan["access"] = "query"
+            plan["index"] = .string("owner:\(query.within?.field ?? "")")
+        case .scan:
+            plan["access"] = "scan"
+        case .index(let name, _, _):
+            plan["access"] = "query"
+            plan["index"] = .string(name ?? "primary")
+        }
+        return (page, plan)
     }
 
     /// Amplify's rule: `lastSync` present, non-zero, and no older than now minus the delta TTL.
