@@ -166,6 +166,34 @@ import Testing
         }
     }
 
+    /// What "debugging a template" starts from: the request log (and the console) shows each
+    /// step of a project resolver, what it sent its data source and what it handed on.
+    @Test func theRequestLogShowsEachStepsRequestAndOutput() async throws {
+        try await Self.withServer { server in
+            for (id, name) in [("a", "buy milk"), ("b", "call mum")] {
+                _ = try await server.graphQL(Self.create, variables: ["i": ["id": .string(id), "name": .string(name), "done": .bool(id == "b")]])
+            }
+            _ = try await server.graphQL(#"{ todoSummary(prefix: "buy") { count } }"#)
+            let pipeline = try #require(server.fixture.requests.recent(limit: 1).first).steps
+            #expect(pipeline.map { $0["step"] } == ["before", "ScanTodos", "Summarize", "after"])
+            #expect(pipeline.allSatisfy { $0["field"] == "Query.todoSummary" && $0["error"] == .null })
+            #expect(pipeline[1]["request"]["operation"] == "Scan")
+            #expect(pipeline[2]["request"]["payload"]["todos"].arrayValue?.count == 1)
+            #expect(pipeline[3]["output"] == ["count": 1, "names": ["buy milk"], "by": "swift"])
+
+            _ = try await server.graphQL("{ listTodos { items { id } } }")
+            let slotted = try #require(server.fixture.requests.recent(limit: 1).first).steps
+            #expect(slotted.map { $0["step"] } == ["QuerylistTodosDataResolverFn", "QuerylistTodospostDataLoad0Function"])
+            #expect(slotted[0]["output"]["items"].arrayValue?.count == 2)
+            #expect(slotted[1]["output"]["items"].arrayValue?.map { $0["id"] } == ["a"])
+
+            _ = try await server.graphQL(#"{ searchTodos(text: "x") { id } }"#)
+            let failed = try #require(server.fixture.requests.recent(limit: 1).first).steps
+            #expect(failed.count == 1)
+            #expect(failed[0]["error"].stringValue?.hasPrefix("UnsupportedOperation: ") == true)
+        }
+    }
+
     @Test func aBrokenStackStopsTheStartWithItsFileAndLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resolver-files-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("stacks"), withIntermediateDirectories: true)
