@@ -20,12 +20,7 @@ let rounds = 5
 let folder = BenchmarkSupport.scratchFolder("functionbench")
 defer { try? FileManager.default.removeItem(at: folder) }
 
-/// Unbuffered, so a run that is stopped still shows what it measured.
-func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-func row(_ name: String, _ value: String) { say(name.padding(toLength: 58, withPad: " ", startingAt: 0) + value) }
-func percentile(_ values: [Double], _ p: Double) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * p))] }
-
-struct BenchmarkFailure: Error, CustomStringConvertible { let description: String }
+let say = BenchmarkReport.say, row = BenchmarkReport.row, percentile = BenchmarkReport.percentile
 
 let source = folder.appendingPathComponent("echo/src")
 try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
