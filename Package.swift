@@ -493,10 +493,12 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "DeltaSyncCore",
+                "DeltaSyncJSRuntime",
                 "DeltaSyncSchema",
                 "DeltaSyncServer",
                 "DeltaSyncVTL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/ResolverBenchmark"

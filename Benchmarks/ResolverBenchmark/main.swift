@@ -7,15 +7,22 @@
 //    unit resolver (VTL `GetItem` over the DynamoDB data source) against the generated `getNote`
 //    on the same item, over HTTP one request at a time, in alternating rounds; the overhead is
 //    the difference of the p50s (target: under 0.2 ms).
+// 3. An APPSYNC_JS resolver's overhead over the generated one for the same `getX` (issue #38): a
+//    unit resolver whose code's `request` is `ddb.get` and whose `response` returns ctx.result,
+//    run in a warm node worker, in the same alternating rounds (target: under 1 ms); and
+//    beside it, one handler call to a warm worker alone (AppSyncJSRuntime.evaluate), of which
+//    such a resolver makes two.
 //
 //   swift run -c release ResolverBenchmark [renders] [requests-per-round] [--engine-only]
 import AsyncHTTPClient
 import BenchmarkSupport
 import DeltaSyncCore
+import DeltaSyncJSRuntime
 import DeltaSyncSchema
 import DeltaSyncServer
 import DeltaSyncVTL
 import Foundation
+import Logging
 import NIOCore
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
@@ -71,7 +78,7 @@ if CommandLine.arguments.contains("--engine-only") { exit(0) }
 
 let schema = """
     type Note @model { id: ID! text: String }
-    type Query { templateNote(id: ID!): Note }
+    type Query { templateNote(id: ID!): Note jsNote(id: ID!): Note }
     """
 var configuration = ServerConfiguration()
 configuration.port = 0
@@ -85,7 +92,19 @@ configuration.resolvers = [ResolverDefinition(
     kind: .unit(
         dataSource: "NoteTable",
         request: #"{"version": "2018-05-29", "operation": "GetItem", "key": {"id": $util.dynamodb.toDynamoDBJson($ctx.args.id)}}"#,
-        response: "#if($ctx.error)$util.error($ctx.error.message, $ctx.error.type)#end$util.toJson($ctx.result)"))]
+        response: "#if($ctx.error)$util.error($ctx.error.message, $ctx.error.type)#end$util.toJson($ctx.result)")),
+    ResolverDefinition(
+        type: "Query", field: "jsNote",
+        kind: .jsUnit(dataSource: "NoteTable", code: TemplateText(name: "jsNote.js", text: """
+            import { util } from '@aws-appsync/utils';
+            import * as ddb from '@aws-appsync/utils/dynamodb';
+            export function request(ctx) { return ddb.get({ key: { id: ctx.args.id } }); }
+            export function response(ctx) {
+              if (ctx.error) util.error(ctx.error.message, ctx.error.type);
+              return ctx.result;
+            }
+            """))),
+]
 let server = try DeltaSyncServer(
     project: AmplifyProject(schema: try AmplifySchema.parse(source: schema), schemaFiles: []), configuration: configuration)
 let running = try await server.start()
@@ -114,18 +133,48 @@ func post(_ body: String) async throws -> Double {
 _ = try await post(#"{"query": "mutation { createNote(input: {id: \"n1\", text: \"hello\"}) { id } }"}"#)
 let generated = #"{"query": "{ getNote(id: \"n1\") { id text } }"}"#
 let templated = #"{"query": "{ templateNote(id: \"n1\") { id text } }"}"#
-for _ in 0..<200 { _ = try await post(generated); _ = try await post(templated) }
+let javaScript = #"{"query": "{ jsNote(id: \"n1\") { id text } }"}"#
+for _ in 0..<200 { _ = try await post(generated); _ = try await post(templated); _ = try await post(javaScript) }
 var generatedTimes: [Double] = []
 var templatedTimes: [Double] = []
-for round in 0..<rounds * 2 {
+var javaScriptTimes: [Double] = []
+for round in 0..<rounds * 3 {
     for _ in 0..<requestsPerRound {
-        if round % 2 == 0 { generatedTimes.append(try await post(generated)) } else { templatedTimes.append(try await post(templated)) }
+        switch round % 3 {
+        case 0: generatedTimes.append(try await post(generated))
+        case 1: templatedTimes.append(try await post(templated))
+        default: javaScriptTimes.append(try await post(javaScript))
+        }
     }
 }
-let generatedP50 = percentile(generatedTimes, 0.5), templatedP50 = percentile(templatedTimes, 0.5)
+let generatedP50 = percentile(generatedTimes, 0.5), templatedP50 = percentile(templatedTimes, 0.5), javaScriptP50 = percentile(javaScriptTimes, 0.5)
 say("getX over HTTP, one at a time, \(rounds) alternating rounds of \(requestsPerRound) each")
 row("  generated getNote p50 / p99 (ms)", String(format: "%.3f / %.3f", generatedP50, percentile(generatedTimes, 0.99)))
 row("  template templateNote p50 / p99 (ms)", String(format: "%.3f / %.3f", templatedP50, percentile(templatedTimes, 0.99)))
+row("  APPSYNC_JS jsNote p50 / p99 (ms)", String(format: "%.3f / %.3f", javaScriptP50, percentile(javaScriptTimes, 0.99)))
 row("  template overhead, p50 difference (target < 0.2 ms)", String(format: "%.3f ms", templatedP50 - generatedP50))
+row("  APPSYNC_JS overhead, p50 difference (target < 1 ms)", String(format: "%.3f ms", javaScriptP50 - generatedP50))
+
+// MARK: - 3b. One handler call to a warm worker
+
+let workers = AppSyncJSRuntime(logger: Logger(label: "resolverbench"))
+let handlerCode = try JSCode(name: "jsNote.js", text: """
+    import * as ddb from '@aws-appsync/utils/dynamodb';
+    export function request(ctx) { return ddb.get({ key: { id: ctx.args.id } }); }
+    export function response(ctx) { return ctx.result; }
+    """)
+let handlerContext: JSONValue = [
+    "arguments": ["id": "n1"], "source": .null, "identity": .null, "request": ["headers": ["x-api-key": "da2-resolverbench"], "domainName": .null],
+    "info": ["fieldName": "jsNote", "parentTypeName": "Query", "variables": [:]], "stash": [:], "prev": ["result": .null], "env": [:],
+]
+for _ in 0..<500 { _ = try await workers.evaluate(.request, of: handlerCode, context: handlerContext) }
+var handlerTimes: [Double] = []
+for _ in 0..<requestsPerRound * rounds {
+    let started = ContinuousClock.now
+    _ = try await workers.evaluate(.request, of: handlerCode, context: handlerContext)
+    handlerTimes.append(milliseconds(ContinuousClock.now - started))
+}
+await workers.shutdown()
+row("  one handler call to a warm worker p50 / p99 (ms)", String(format: "%.3f / %.3f", percentile(handlerTimes, 0.5), percentile(handlerTimes, 0.99)))
 try await client.shutdown()
 await running.stop()
