@@ -113,7 +113,7 @@ public struct ProjectResolvers: Sendable {
                 overrideTemplates[key] = definition
             case .other:
                 let reason = name.hasSuffix(".js")
-                    ? "APPSYNC_JS resolver files do not run yet"
+                    ? "no custom stack's resolver or function names this APPSYNC_JS file (CodeS3Location), so nothing runs it"
                     : "not named as a slot (Type.field.slot.N.req.vtl) or an override (Type.field.req.vtl), and no custom stack uses it"
                 findings.append(ResolverFinding(file: path, reason: reason))
             }
