@@ -1,6 +1,6 @@
 """An Amplify Gen 1 API folder's resolver files (slots, an override, a custom stack's unit and
-pipeline resolvers over the model table, a Node Lambda and an OpenSearch data source) served by
-the real `deltasync serve --project`, with Python gql as the client."""
+pipeline resolvers over the model table, an APPSYNC_JS resolver, a Node Lambda and an OpenSearch
+data source) served by the real `deltasync serve --project`, with Python gql as the client."""
 
 import asyncio
 import shutil
@@ -66,6 +66,13 @@ def test_a_custom_pipeline_runs_a_template_then_the_projects_node_function(serve
         run(server, CREATE, {"i": {"id": f"t{n}", "name": name}})
     summary = run(server, '{ todoSummary(prefix: "buy") { count names by } }')["todoSummary"]
     assert summary == {"count": 2, "names": ["buy eggs", "buy milk"], "by": "lambda"}
+
+
+def test_an_appsync_js_resolver_counts_the_models_table(server):
+    for n, done in enumerate([False, True, False]):
+        run(server, CREATE, {"i": {"id": f"t{n}", "name": f"todo {n}", "done": done}})
+    assert run(server, "{ todoCount }")["todoCount"] == 3
+    assert run(server, "{ todoCount(done: true) }")["todoCount"] == 1
 
 
 def test_a_field_over_a_data_source_that_does_not_run_answers_unsupported_operation(server):

@@ -10,8 +10,8 @@ import Testing
 /// An Amplify Gen 1 API folder's resolver files served (Tests/e2e/fixtures/resolvers-app): a
 /// `preAuth` slot that sets a default, a `postDataLoad` slot that filters a list, the delta
 /// sync TTL slot, an override of a generated query's response, a custom query resolved by a
-/// template then a Lambda function, a custom mutation whose write reaches subscribers with its
-/// version, and what the folder holds that does not run.
+/// template then a Lambda function, an APPSYNC_JS query over the model's table, a custom mutation
+/// whose write reaches subscribers with its version, and what the folder holds that does not run.
 @Suite struct ProjectResolverFilesTests {
     static var apiFolder: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -46,7 +46,7 @@ import Testing
         #expect(files.slots.map { "\($0.type).\($0.field).\($0.slot.rawValue)" }.sorted()
             == ["Mutation.createTodo.preAuth", "Query.listTodos.postDataLoad", "Query.syncTodos.preAuth", "Subscription.onCreateTodo.preSubscribe"])
         #expect(files.overrides.map { "\($0.type).\($0.field)" } == ["Query.getTodo"])
-        #expect(files.resolvers.map { "\($0.type).\($0.field)" }.sorted() == ["Mutation.quickTodo", "Query.searchTodos", "Query.todoSummary"])
+        #expect(files.resolvers.map { "\($0.type).\($0.field)" }.sorted() == ["Mutation.quickTodo", "Query.searchTodos", "Query.todoCount", "Query.todoSummary"])
         let said = files.findings.map(\.description)
         #expect(said.contains { $0.hasPrefix("stacks/CustomResources.json#SearchDataSource: not run: a AMAZON_OPENSEARCH_SERVICE data source") })
         // The stack's own templates are the stack's, not unknown files; its IAM role needs no word.
@@ -100,6 +100,21 @@ import Testing
                 let ids = (page["data"]["syncTodos"]["items"].arrayValue ?? []).compactMap { $0["id"].stringValue }.sorted()
                 #expect(ids == (withSlot ? ["new", "old"] : ["new"]), "with the slot: \(withSlot)")
             }
+        }
+    }
+
+    /// `resolvers/Query.todoCount.js`, named by the stack's `CodeS3Location`: a scan of the
+    /// DynamoDB module over the model's table, deleted todos' tombstones left out.
+    @Test func anAppSyncJSResolverCountsTheModelsTable() async throws {
+        try await Self.withServer { server in
+            for (id, done) in [("a", false), ("b", true), ("c", false)] {
+                _ = try await server.graphQL(Self.create, variables: ["i": ["id": .string(id), "name": "todo", "done": .bool(done)]])
+            }
+            _ = try await server.graphQL(#"mutation { deleteTodo(input: {id: "c", _version: 1}) { id } }"#)
+            let all = try await server.graphQL("{ todoCount }")
+            #expect(all["errors"].isNull)
+            #expect(all["data"]["todoCount"] == 2)
+            #expect(try await server.graphQL("{ todoCount(done: true) }")["data"]["todoCount"] == 1)
         }
     }
 
