@@ -11,7 +11,7 @@ import Testing
 /// code AppSync would not save stopping the start with its file.
 @Suite struct JSResolverTests {
     static let schema = """
-        type Note @model { id: ID! text: String! }
+        type Note @model { id: ID! text: String! views: Int tags: [String] meta: AWSJSON }
         type Echo { text: String stash: AWSJSON args: AWSJSON }
         type Query {
           echo(msg: String): Echo
@@ -20,6 +20,7 @@ import Testing
           note(id: ID!): Note
           shout(msg: String!): String
           early(mode: String!): String
+          touch(id: ID!, version: Int!): Note
         }
         """
 
@@ -117,6 +118,38 @@ import Testing
             let missing = try await server.graphQL(#"{ note(id: "nope") { id } }"#)
             #expect(missing["data"]["note"] == .null)
             #expect(missing["errors"].isNull)
+        }
+    }
+
+    /// The module's update operations as DeltaSync's DynamoDB language takes them: ADD for
+    /// increments, list_append over an absent list, REMOVE, and a condition; the `_version` a
+    /// versioned table's writes name.
+    @Test func theDynamoDBModulesUpdateOperationsWriteTheItem() async throws {
+        let touch = ResolverDefinition(type: "Query", field: "touch", kind: .jsUnit(dataSource: "NoteTable", code: Self.code("touch", """
+            import { util } from '@aws-appsync/utils';
+            import { update, operations } from '@aws-appsync/utils/dynamodb';
+            export function request(ctx) {
+              return update({
+                key: { id: ctx.args.id },
+                _version: ctx.args.version,
+                update: { views: operations.increment(2), tags: operations.append(['seen']), text: operations.remove() },
+                condition: { id: { attributeExists: true } },
+              });
+            }
+            export function response(ctx) {
+              if (ctx.error) util.error(ctx.error.message, ctx.error.type);
+              return { ...ctx.result, text: ctx.result.text ?? 'removed' };
+            }
+            """)))
+        try await Self.withServer([touch], dataSources: [DataSourceDefinition(name: "NoteTable", kind: .dynamoDB(table: "Note"))]) { server in
+            _ = try await server.graphQL(#"mutation { createNote(input: {id: "n1", text: "stored"}) { id } }"#)
+            let first = try await server.graphQL(#"{ touch(id: "n1", version: 1) { id text views tags _version } }"#)
+            #expect(first["errors"].isNull)
+            #expect(first["data"]["touch"] == ["id": "n1", "text": "removed", "views": 2, "tags": ["seen"], "_version": 2])
+            let second = try await server.graphQL(#"{ touch(id: "n1", version: 2) { views tags } }"#)
+            #expect(second["data"]["touch"] == ["views": 4, "tags": ["seen", "seen"]])
+            let missing = try await server.graphQL(#"{ touch(id: "nope", version: 1) { id } }"#)
+            #expect(missing["errors"][0]["errorType"].stringValue?.hasSuffix("ConditionalCheckFailedException") == true)
         }
     }
 
