@@ -35,16 +35,16 @@ final class VTLCompiledMacro {
     }
 }
 
-/// Text printed as it is.
+/// Text printed as it is, kept as its UTF-8.
 final class VTLTextNode: VTLCompiledNode {
-    let text: String
+    let utf8: [UInt8]
 
     init(_ text: String) {
-        self.text = text
+        utf8 = Array(text.utf8)
     }
 
     override func run(_ e: inout VTLEvaluation) throws {
-        try e.write(text)
+        try e.write(utf8)
     }
 }
 

@@ -103,6 +103,25 @@ final class VTLVariableExpression: VTLCompiledExpression {
     }
 }
 
+/// `$x.name`, the most common path: the variable and its property in one step of the chain.
+final class VTLVariablePropertyExpression: VTLCompiledExpression {
+    let slot: Int
+    let property: VTLPropertySegment
+    let position: VTLPosition
+
+    init(slot: Int, property: VTLPropertySegment, position: VTLPosition) {
+        self.slot = slot
+        self.property = property
+        self.position = position
+    }
+
+    override func evaluate(_ e: inout VTLEvaluation) throws -> VTLValue {
+        let value = try e.lookup(slot) ?? .null
+        try e.step(position)
+        return try property.apply(to: value, &e, at: position)
+    }
+}
+
 /// `$util.a.b(arguments)`: the function, found when the template was parsed (`nil` for a
 /// name `$util` lacks, which fails when it runs). A template or embedder that binds `$util`
 /// itself reads its variable instead, through the same path. The rest of the path is a

@@ -152,7 +152,10 @@ struct VTLCompiler {
                 rest = segments.dropFirst()
             }
         default:
-            break
+            if let property = rest.first as? VTLPropertySegment {
+                root = VTLVariablePropertyExpression(slot: slot, property: property, position: position)
+                rest = rest.dropFirst()
+            }
         }
         return rest.reduce(root) { VTLSegmentExpression($0, $1, at: position) }
     }

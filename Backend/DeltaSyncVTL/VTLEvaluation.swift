@@ -40,8 +40,18 @@ struct VTLEvaluation {
     // MARK: - Output
 
     mutating func write(_ text: String) throws {
-        output.append(contentsOf: text.utf8)
-        try count(text.utf8.count)
+        let utf8 = text.utf8
+        if utf8.isEmpty { return }
+        // Copied as one block where the string has one, as it mostly does.
+        let copied: Void? = utf8.withContiguousStorageIfAvailable { output.append(contentsOf: $0) }
+        if copied == nil { output.append(contentsOf: utf8) }
+        try count(utf8.count)
+    }
+
+    /// The template's own text, as the compiler kept its UTF-8.
+    mutating func write(_ utf8: [UInt8]) throws {
+        output.append(contentsOf: utf8)
+        try count(utf8.count)
     }
 
     /// `bytes` more written, into the output or into an interpolated string.

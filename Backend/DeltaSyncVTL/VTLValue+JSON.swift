@@ -36,8 +36,7 @@ extension VTLValue {
                 Self.writeMember("value", value, first: false, to: &out)
                 out.append(UInt8(ascii: "}"))
             case .entries, .loopScope:
-                let entries = map.entries
-                Self.writeObject(keys: entries.keys.elements, values: entries.values.elements, to: &out)
+                Self.writeObject(map.entries, to: &out)
             }
         }
     }
@@ -57,7 +56,8 @@ extension VTLValue {
 
     /// JSONWriter's key order: UTF-8 bytes, compared as unsigned. Maps made from JSON, and most
     /// a template builds, have their keys in that order already and need no sorting.
-    private static func writeObject(keys: [String], values: [VTLValue], to out: inout [UInt8]) {
+    private static func writeObject(_ entries: OrderedDictionary<String, VTLValue>, to out: inout [UInt8]) {
+        let keys = entries.keys, values = entries.values
         out.append(UInt8(ascii: "{"))
         if inUTF8Order(keys) {
             for offset in keys.indices { writeMember(keys[offset], values[offset], first: offset == 0, to: &out) }
@@ -75,7 +75,7 @@ extension VTLValue {
         value.writeJSON(to: &out)
     }
 
-    private static func inUTF8Order(_ keys: [String]) -> Bool {
+    private static func inUTF8Order(_ keys: OrderedSet<String>) -> Bool {
         for offset in keys.indices.dropFirst() where !precedes(keys[offset - 1], keys[offset]) { return false }
         return true
     }
