@@ -59,9 +59,7 @@ public final class VTLMap {
             if key == "key" { return .string(entryKey) }
             return key == "value" ? value : nil
         case .typed(let type, let value): return key == type ? value : nil
-        case .loopScope(let offset, let count):
-            guard let index = Self.loopScopeKeys.firstIndex(of: key) else { return nil }
-            return Self.loopScopeValues(offset, count)[index]
+        case .loopScope(let offset, let count): return Self.loopScopeValue(key, offset, count)
         }
     }
 
@@ -100,10 +98,21 @@ public final class VTLMap {
     }
 
     /// `$foreach`'s keys, in Velocity's order.
-    static let loopScopeKeys = ["count", "index", "hasNext", "first", "last"]
+    private static let loopScopeKeys = ["count", "index", "hasNext", "first", "last"]
 
     private static func loopScopeValues(_ offset: Int, _ count: Int) -> [VTLValue] {
-        [.int(offset + 1), .int(offset), .bool(offset + 1 < count), .bool(offset == 0), .bool(offset + 1 == count)]
+        loopScopeKeys.map { loopScopeValue($0, offset, count)! }
+    }
+
+    private static func loopScopeValue(_ key: String, _ offset: Int, _ count: Int) -> VTLValue? {
+        switch key {
+        case "count": return .int(offset + 1)
+        case "index": return .int(offset)
+        case "hasNext": return .bool(offset + 1 < count)
+        case "first": return .bool(offset == 0)
+        case "last": return .bool(offset + 1 == count)
+        default: return nil
+        }
     }
 
     // MARK: - Copies and JSON
