@@ -13,8 +13,28 @@ struct VTLFilterExpression {
     private(set) var values: OrderedDictionary<String, VTLValue> = [:]
     private let fail: (String) -> VTLUtilFailure
 
-    static let comparisons = ["eq": "=", "ne": "<>", "lt": "<", "le": "<=", "gt": ">", "ge": ">="]
-    static let functions = ["contains": "contains", "notContains": "NOT contains", "beginsWith": "begins_with"]
+    /// DynamoDB's comparison for Amplify's operator (`eq` is `=`).
+    static func comparison(_ op: String) -> String? {
+        switch op {
+        case "eq": return "="
+        case "ne": return "<>"
+        case "lt": return "<"
+        case "le": return "<="
+        case "gt": return ">"
+        case "ge": return ">="
+        default: return nil
+        }
+    }
+
+    /// DynamoDB's function for Amplify's operator (`beginsWith` is `begins_with`).
+    static func function(_ op: String) -> String? {
+        switch op {
+        case "contains": return "contains"
+        case "notContains": return "NOT contains"
+        case "beginsWith": return "begins_with"
+        default: return nil
+        }
+    }
     /// Amplify's `ModelAttributeTypes` to DynamoDB's type codes; codes pass as they are.
     static let attributeTypes = [
         "binary": "B", "binarySet": "BS", "bool": "BOOL", "list": "L", "map": "M", "number": "N",
@@ -24,20 +44,24 @@ struct VTLFilterExpression {
     /// `filter`'s expression map: `{"expression", "expressionNames", "expressionValues"}`.
     static func expression(of filter: VTLValue, fail: @escaping (String) -> VTLUtilFailure) throws -> VTLValue {
         var builder = VTLFilterExpression(fail: fail)
-        let expression = try builder.conditions(filter, path: []).joined(separator: " AND ")
-        return .map(VTLMap([
-            "expression": .string(expression),
-            "expressionNames": .map(VTLMap(builder.names)),
-            "expressionValues": .map(VTLMap(builder.values)),
-        ]))
+        let expression = try builder.conditions(filter, path: "").joined(separator: " AND ")
+        return .map(VTLMap(OrderedDictionary(
+            uncheckedUniqueKeys: ["expression", "expressionNames", "expressionValues"],
+            values: [.string(expression), .map(VTLMap(builder.names)), .map(VTLMap(builder.values))])))
     }
 
     private init(fail: @escaping (String) -> VTLUtilFailure) {
         self.fail = fail
     }
 
-    /// The conditions of one filter map, to be ANDed; a null filter has none.
-    private mutating func conditions(_ filter: VTLValue, path: [String]) throws -> [String] {
+    /// `path` and `name` joined with `_`, as placeholders join the path to an operator.
+    private static func joined(_ path: String, _ name: String) -> String {
+        path.isEmpty ? name : path + "_" + name
+    }
+
+    /// The conditions of one filter map, to be ANDed; a null filter has none. `path` is the
+    /// way to it (`and_0`), as its placeholders name it.
+    private mutating func conditions(_ filter: VTLValue, path: String) throws -> [String] {
         if filter.isNull { return [] }
         guard case .map(let map) = filter else { throw fail("a filter must be a map, not a \(filter.typeName)") }
         var parts: [String] = []
@@ -46,16 +70,18 @@ struct VTLFilterExpression {
             case "and", "or":
                 let joiner = key.uppercased()
                 guard case .list(let list) = value else {
-                    parts += try conditions(value, path: path + [key])
+                    parts += try conditions(value, path: Self.joined(path, key))
                     continue
                 }
                 var members: [String] = []
                 for (offset, member) in list.items.enumerated() {
-                    if let group = Self.group(try conditions(member, path: path + [key, String(offset)]), "AND") { members.append(group) }
+                    if let group = Self.group(try conditions(member, path: Self.joined(Self.joined(path, key), String(offset))), "AND") {
+                        members.append(group)
+                    }
                 }
                 if let group = Self.group(members, joiner) { parts.append(group) }
             case "not":
-                let inner = try conditions(value, path: path + ["not"])
+                let inner = try conditions(value, path: Self.joined(path, "not"))
                 if !inner.isEmpty { parts.append("NOT (" + inner.joined(separator: " AND ") + ")") }
             default:
                 guard case .map(let operators) = value else { throw fail("the filter of '\(key)' must be a map of operators, as {\"eq\": ...}") }
@@ -71,15 +97,15 @@ struct VTLFilterExpression {
         return "(" + parts.joined(separator: " \(joiner) ") + ")"
     }
 
-    private mutating func field(_ field: String, _ operators: VTLMap, path: [String]) throws -> [String] {
+    private mutating func field(_ field: String, _ operators: VTLMap, path: String) throws -> [String] {
         let name = "#" + Self.placeholder(field)
         names[name] = .string(field)
         var parts: [String] = []
         for (op, operand) in operators.entries where !operand.isNull {
-            let placeholder = ":" + Self.placeholder((path + [field, op]).joined(separator: "_"))
-            if let comparison = Self.comparisons[op] {
+            let placeholder = ":" + Self.placeholder(Self.joined(Self.joined(path, field), op))
+            if let comparison = Self.comparison(op) {
                 parts.append("\(name) \(comparison) \(value(placeholder, operand))")
-            } else if let function = Self.functions[op] {
+            } else if let function = Self.function(op) {
                 parts.append("\(function)(\(name), \(value(placeholder, operand)))")
             } else {
                 switch op {
@@ -109,7 +135,7 @@ struct VTLFilterExpression {
         guard case .map(let operators) = operand else { throw fail("'size' takes a map of operators, as {\"gt\": 3}") }
         var parts: [String] = []
         for (op, bound) in operators.entries where !bound.isNull {
-            if let comparison = Self.comparisons[op] {
+            if let comparison = Self.comparison(op) {
                 parts.append("size(\(name)) \(comparison) \(value(placeholder + "_\(op)", bound))")
             } else if op == "between" {
                 parts.append("size(\(name)) BETWEEN \(try bounds(placeholder + "_between", bound, op))")
