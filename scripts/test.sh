@@ -11,6 +11,7 @@ python3 scripts/check-imports.py
 echo "== the client's documentation: every public declaration, every example current"
 python3 scripts/check-doc-comments.py
 python3 scripts/check-doc-examples.py --check
+python3 scripts/check-sizes.py
 python3 scripts/architecture-targets.py --check
 echo "== the console page embedded in the binary is current"
 python3 scripts/embed-console.py --check
