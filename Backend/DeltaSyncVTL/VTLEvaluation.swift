@@ -25,6 +25,9 @@ struct VTLEvaluation {
     var appendedErrors: [VTLRaisedError] = []
     var extensionCalls: [VTLExtensionCall] = []
     var logLines: [VTLLogLine] = []
+    var responseHeaders: [VTLResponseHeader] = []
+    /// Bytes of every response header added, names and values, against AppSync's 4 KB.
+    var responseHeaderBytes = 0
     private var steps = 0
     private var depth = 0
 

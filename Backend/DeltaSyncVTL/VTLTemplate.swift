@@ -12,8 +12,9 @@ import DeltaSyncCore
 ///
 /// Directives: `#set`, `#if`/`#elseif`/`#else`, `#foreach`, `#break`, `#return`, `#stop`,
 /// `#define`, `#macro` (and calls `#name(...)`), `#noescape`, comments and `#[[raw]]#`.
-/// `$util` has AppSync's documented functions except `toElasticsearchQueryDSL`, `rds`, `http`
-/// and `xml`; `$extensions` calls are recorded in ``VTLRendering/extensions``.
+/// `$util` has AppSync's documented functions except `toElasticsearchQueryDSL`; `$extensions`
+/// calls are recorded in ``VTLRendering/extensions``, response headers `$util.http` adds in
+/// ``VTLRendering/responseHeaders``.
 /// Not: `#include`, `#parse`, `#evaluate` (AppSync templates are single files).
 public struct VTLTemplate: @unchecked Sendable {
     // @unchecked: the compiled template is classes whose properties are constants and whose
@@ -64,7 +65,7 @@ public struct VTLTemplate: @unchecked Sendable {
         }
         return VTLRendering(
             output: String(decoding: evaluation.output, as: UTF8.self), returned: returned, appendedErrors: evaluation.appendedErrors,
-            extensions: evaluation.extensionCalls, logLines: evaluation.logLines)
+            extensions: evaluation.extensionCalls, logLines: evaluation.logLines, responseHeaders: evaluation.responseHeaders)
     }
 }
 
@@ -81,6 +82,25 @@ public struct VTLRendering {
     public var extensions: [VTLExtensionCall] = []
     /// `$util.log.*` lines, in order (also handed to ``VTLRuntime/log`` as they happen).
     public var logLines: [VTLLogLine] = []
+    /// Headers `$util.http.addResponseHeader(s)` added, in the order first added, each with
+    /// its latest value, for the host to set on the HTTP response.
+    public var responseHeaders: [VTLResponseHeader] = []
+}
+
+/// A header a template added to the response with `$util.http.addResponseHeader(name, value)`
+/// or `addResponseHeaders(map)`.
+public struct VTLResponseHeader: Sendable, Equatable {
+    /// The header's name, as the template wrote it.
+    public var name: String
+    /// The value's text: a string as it is, a number or boolean as Java prints it, a list or
+    /// map as JSON.
+    public var value: String
+
+    /// A header `name: value`.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// `$util.error(...)`, `$util.appendError(...)`, `$util.validate(false, ...)` or

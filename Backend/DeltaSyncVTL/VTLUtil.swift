@@ -67,7 +67,7 @@ enum VTLUtil {
         var functions = generalFunctions
         for family in [
             runtimeFunctions, encodingFunctions, stringFunctions, mathFunctions, listAndMapFunctions, timeFunctions,
-            dynamodbFunctions, transformFunctions,
+            dynamodbFunctions, transformFunctions, httpFunctions, xmlFunctions, rdsFunctions,
         ] {
             functions.merge(family) { _, _ in preconditionFailure("a $util function is defined twice") }
         }
