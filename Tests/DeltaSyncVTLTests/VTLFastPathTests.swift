@@ -61,6 +61,24 @@ struct VTLFastPathTests {
         #expect(try VTLTemplate("$m $m.b.c", name: "j.vtl").render(["m": json]).output == "{a=[1], b={c=1}} 1")
     }
 
+    /// The list borrows its elements through `Unmanaged`'s guaranteed reference (the engine's
+    /// one reliance on a stdlib underscore): every element visited, in order, and kept alive by
+    /// the list alone.
+    @Test func codeListsVisitTheirElementsInOrder() {
+        final class Element {
+            let number: Int
+            init(_ number: Int) { self.number = number }
+        }
+        let list = VTLCodeList((0..<5).map(Element.init))
+        var seen: [Int] = []
+        list.forEach { seen.append($0.number) }
+        #expect(seen == [0, 1, 2, 3, 4])
+        var visited = 0
+        #expect(list.contains { visited += 1; return $0.number == 2 })
+        #expect(visited == 3)
+        #expect(list.with(4) { $0.number } == 4 && list.count == 5)
+    }
+
     @Test func slotsAreGivenOncePerName() {
         var symbols = VTLSymbols()
         let a = symbols.variable("a")
