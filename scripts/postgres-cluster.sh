@@ -42,7 +42,7 @@ case "$command" in
       cat "$dir/initdb.log" >&2
       exit 1
     }
-    echo "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" >"$dir/options"
+    echo "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" >"$dir/options"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$(cat "$dir/options")" start >/dev/null || {
       cat "$dir/server.log" >&2
       exit 1

@@ -51,7 +51,14 @@ struct TestServer {
         configure(&configuration)
         let project = try project ?? ExampleSchema.blogProject()
         configuration.storage = try await TestStore.substitute(configuration.storage, schema: project.schema)
-        server = try DeltaSyncServer(project: project, configuration: configuration, logger: logger)
+        do {
+            server = try DeltaSyncServer(project: project, configuration: configuration, logger: logger)
+        } catch {
+            // A server that does not start gives its PostgreSQL connections back at once: the
+            // tests of start errors would otherwise hold them until the process ends.
+            await TestStore.close(configuration.storage)
+            throw error
+        }
     }
 
     /// Runs `body` with a client bound to the in-process application.

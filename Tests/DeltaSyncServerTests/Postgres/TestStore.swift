@@ -17,4 +17,10 @@ enum TestStore {
         guard isPostgres, case .inMemory = storage else { return storage }
         return .store(try await PostgresItemStore.connect(settings: try await PostgresCluster.settings(pool: 2), schema: schema))
     }
+
+    /// Closes a store ``substitute(_:schema:)`` opened.
+    static func close(_ storage: ServerConfiguration.Storage) async {
+        guard case .store(let store) = storage, let postgres = store as? PostgresItemStore else { return }
+        await postgres.shutdown()
+    }
 }
