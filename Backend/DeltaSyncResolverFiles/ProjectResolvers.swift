@@ -72,7 +72,7 @@ public struct ProjectResolvers: Sendable {
     /// `resolvers/`: slot files and overrides of generated fields; files a stack reads are
     /// the stack's.
     private mutating func readResolverFolder(_ folder: URL, schema: AmplifySchema, used: Set<String>, read: (String) -> String?) throws(ResolverFileError) {
-        let generated = GeneratedFieldNames(schema)
+        let generated = Slot.FieldKind.generatedFields(of: schema)
         var slotTemplates: [String: SlotFunctionDefinition] = [:]
         var overrideTemplates: [String: DataStepOverride] = [:]
         for name in Self.files(in: folder.appendingPathComponent("resolvers")) {
@@ -86,7 +86,7 @@ public struct ProjectResolvers: Sendable {
                     findings.append(ResolverFinding(file: path, reason: "\(slotName) is not a slot of Amplify's pipelines (\(Slot.allCases.map(\.rawValue).joined(separator: ", ")))"))
                     continue
                 }
-                guard let kind = generated.kind(type: type, field: field) else {
+                guard let kind = generated["\(type).\(field)"] else {
                     findings.append(ResolverFinding(file: path, reason: "\(type).\(field) is not a field DeltaSync generates for a model"))
                     continue
                 }
@@ -99,7 +99,7 @@ public struct ProjectResolvers: Sendable {
                 if half == .request { definition.request = template } else { definition.response = template }
                 slotTemplates[key] = definition
             case .template(let type, let field, let half):
-                guard let kind = generated.kind(type: type, field: field) else {
+                guard let kind = generated["\(type).\(field)"] else {
                     findings.append(ResolverFinding(file: path, reason: "\(type).\(field) is not a generated field, and no custom stack uses this file"))
                     continue
                 }
@@ -130,20 +130,4 @@ public struct ProjectResolvers: Sendable {
             return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
         }.sorted()
     }
-}
-
-/// The root fields DeltaSync generates for a schema's models, and which slots each has.
-struct GeneratedFieldNames {
-    private var kinds: [String: Slot.FieldKind] = [:]
-
-    init(_ schema: AmplifySchema) {
-        for model in schema.models {
-            let ops = model.operations
-            for name in [ops.get, ops.list, ops.sync].compactMap({ $0 }) + model.indexes.compactMap(\.queryField) { kinds["Query.\(name)"] = .query }
-            for name in [ops.create, ops.update, ops.delete].compactMap({ $0 }) { kinds["Mutation.\(name)"] = .mutation }
-            for name in [ops.onCreate, ops.onUpdate, ops.onDelete].compactMap({ $0 }) { kinds["Subscription.\(name)"] = .subscription }
-        }
-    }
-
-    func kind(type: String, field: String) -> Slot.FieldKind? { kinds["\(type).\(field)"] }
 }

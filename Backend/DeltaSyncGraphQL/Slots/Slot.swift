@@ -1,3 +1,5 @@
+import DeltaSyncSchema
+
 /// A slot of the pipeline Amplify's transformer (v2) generates for a model's field: the places
 /// where a project's `Type.field.slot.N.req.vtl` files run, around the generated data step.
 ///
@@ -26,5 +28,15 @@ public enum Slot: String, Sendable, CaseIterable {
         case .mutation: return ([.`init`, .preAuth, .auth, .postAuth, .validate, .preUpdate], [.postUpdate, .finish])
         case .subscription: return ([.`init`, .preAuth, .auth, .postAuth, .preSubscribe], [])
         }
+    }
+}
+
+extension Slot.FieldKind {
+    /// The generated root fields of `schema`'s models (`"Query.listTodos"`) and which slots
+    /// each has: where slot and override files can attach.
+    package static func generatedFields(of schema: AmplifySchema) -> [String: Slot.FieldKind] {
+        var kinds: [String: Slot.FieldKind] = [:]
+        for (coordinate, field) in GeneratedField.all(of: schema) { kinds[coordinate.description] = field.kind }
+        return kinds
     }
 }
