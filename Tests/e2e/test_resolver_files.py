@@ -75,6 +75,20 @@ def test_an_appsync_js_resolver_counts_the_models_table(server):
     assert run(server, "{ todoCount(done: true) }")["todoCount"] == 1
 
 
+def test_a_failed_condition_asks_the_projects_node_handler_which_retries_or_discards(server):
+    run(server, CREATE, {"i": {"id": "r", "name": "milk"}})
+    rename = "mutation($n: String!, $f: String!, $v: Int!) { renameTodo(id: \"r\", name: $n, from: $f, version: $v) { name _version } }"
+    assert run(server, rename, {"n": "oat milk", "f": "milk", "v": 1})["renameTodo"] == {"name": "oat milk", "_version": 2}
+    # Renamed meanwhile: the condition fails, and keepBothNames retries with both names.
+    assert run(server, rename, {"n": "soy milk", "f": "milk", "v": 2})["renameTodo"] == {"name": "oat milk / soy milk", "_version": 3}
+    # "discard": the stored item, no error, nothing written.
+    assert run(server, rename, {"n": "discard", "f": "milk", "v": 3})["renameTodo"] == {"name": "oat milk / soy milk", "_version": 3}
+    with pytest.raises(TransportQueryError) as failure:
+        run(server, 'mutation { renameTodo(id: "nobody", name: "x", from: "y", version: 1) { name } }')
+    # A versioned table spells it as the generated resolvers do.
+    assert failure.value.errors[0]["errorType"] == "ConditionalCheckFailedException"
+
+
 def test_a_field_over_a_data_source_that_does_not_run_answers_unsupported_operation(server):
     with pytest.raises(TransportQueryError) as failure:
         run(server, '{ searchTodos(text: "milk") { id } }')

@@ -41,7 +41,10 @@ import Testing
         }
     }
 
-    static func withTable(conflictDetection: Bool = true, _ body: @Sendable (Table) async throws -> Void) async throws {
+    static func withTable(
+        conflictDetection: Bool = true, configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (Table) async throws -> Void
+    ) async throws {
         var schema = try AmplifySchema.parse(source: Self.schema, file: "schema.graphql")
         if !conflictDetection { schema = schema.servingConflictDetection(.none) }
         let server = try await TestServer(project: AmplifyProject(schema: schema, schemaFiles: [])) { configuration in
@@ -52,6 +55,7 @@ import Testing
                 kind: .unit(
                     dataSource: "Posts", request: "$ctx.args.request",
                     response: "#if($ctx.error)$util.error($ctx.error.message, $ctx.error.type, $ctx.result)#end$util.toJson($util.toJson($ctx.result))"))]
+            configure(&configuration)
         }
         try await server.withClient { client in try await body(Table(client: client)) }
     }

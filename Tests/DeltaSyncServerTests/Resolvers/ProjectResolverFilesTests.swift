@@ -46,7 +46,7 @@ import Testing
         #expect(files.slots.map { "\($0.type).\($0.field).\($0.slot.rawValue)" }.sorted()
             == ["Mutation.createTodo.preAuth", "Query.listTodos.postDataLoad", "Query.syncTodos.preAuth", "Subscription.onCreateTodo.preSubscribe"])
         #expect(files.overrides.map { "\($0.type).\($0.field)" } == ["Query.getTodo"])
-        #expect(files.resolvers.map { "\($0.type).\($0.field)" }.sorted() == ["Mutation.quickTodo", "Query.searchTodos", "Query.todoCount", "Query.todoSummary"])
+        #expect(files.resolvers.map { "\($0.type).\($0.field)" }.sorted() == ["Mutation.quickTodo", "Mutation.renameTodo", "Query.searchTodos", "Query.todoCount", "Query.todoSummary"])
         let said = files.findings.map(\.description)
         #expect(said.contains { $0.hasPrefix("stacks/CustomResources.json#SearchDataSource: not run: a AMAZON_OPENSEARCH_SERVICE data source") })
         // The stack's own templates are the stack's, not unknown files; its IAM role needs no word.

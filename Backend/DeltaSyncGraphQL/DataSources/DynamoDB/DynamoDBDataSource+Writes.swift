@@ -20,6 +20,8 @@ extension DynamoDBDataSource {
         let equalsIgnore: Set<String>
         /// The client's last known version (`_version`) on a versioned API.
         let sentVersion: Int?
+        /// What a failed condition does.
+        let onConditionFailure: ConditionCheckFailure
 
         init(_ operation: String, _ request: JSONValue, table: DynamoDBTable) throws {
             self.table = table
@@ -27,6 +29,7 @@ extension DynamoDBDataSource {
             condition = try DynamoDBLanguage.condition(request["condition"], what: "ConditionExpression")
             equalsIgnore = Set(request["condition"]["equalsIgnore"].arrayValue?.compactMap(\.stringValue) ?? [])
             sentVersion = request["_version"].intValue
+            onConditionFailure = try ConditionCheckFailure(request["condition"]["conditionalCheckFailedHandler"])
             switch operation {
             case "PutItem":
                 var item = try DynamoDBLanguage.plainItem(request["attributeValues"], what: "attributeValues", allowNull: true)
@@ -50,13 +53,22 @@ extension DynamoDBDataSource {
         case conflict(Item)
     }
 
-    /// `PutItem`, `UpdateItem` or `DeleteItem`: one serialised read-check-write transaction.
-    func write(_ operation: String, _ request: JSONValue) async throws -> JSONValue {
+    /// `PutItem`, `UpdateItem` or `DeleteItem`: one serialised read-check-write transaction,
+    /// and the condition's handler when the condition fails.
+    func write(_ operation: String, _ request: JSONValue, context: ResolverContext) async throws -> JSONValue {
         let write = try WriteRequest(operation, request, table: table)
+        let outcome = try await commit(write)
+        if case .conditionFailed(let existing) = outcome, case .custom(let arn) = write.onConditionFailure {
+            return try await resolveConditionFailure(lambdaArn: arn, operation: operation, request: request, existing: existing, context: context)
+        }
+        return try Self.result(of: outcome, table: table)
+    }
+
+    /// Runs one write in its own transaction.
+    func commit(_ write: WriteRequest) async throws -> WriteOutcome {
         let handler = environment.sync.handler(for: table.model)
         let now = environment.nowMilliseconds, ttl = environment.sync.tombstoneTTLSeconds
-        let outcome = try await environment.store.write { tx in try Self.run(write, handler: handler, tx: tx, now: now, tombstoneTTL: ttl) }
-        return try Self.result(of: outcome, table: table)
+        return try await environment.store.write { tx in try Self.run(write, handler: handler, tx: tx, now: now, tombstoneTTL: ttl) }
     }
 
     /// The answer to a write: its item (a delete's: the item before it on an API without

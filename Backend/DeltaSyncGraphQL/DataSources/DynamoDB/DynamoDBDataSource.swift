@@ -41,7 +41,7 @@ struct DynamoDBDataSource: DataSource {
         do {
             switch operation {
             case "GetItem": return try await getItem(request)
-            case "PutItem", "UpdateItem", "DeleteItem": return try await write(operation, request)
+            case "PutItem", "UpdateItem", "DeleteItem": return try await write(operation, request, context: context)
             case "Query": return try await query(request)
             case "Scan": return try await scan(request)
             case "Sync": return try await sync(request)
