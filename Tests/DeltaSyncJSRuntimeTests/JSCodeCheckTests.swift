@@ -48,6 +48,24 @@ import Testing
         #expect(Self.problem("export function request(ctx) { throw new Error('no'); }")?.contains("throw statements") == true)
     }
 
+    @Test func whatNodeWouldRunButAppSyncRefusesIsRefusedToo() {
+        #expect(Self.problem("function depth(n) {\n  return n ? 1 + depth(n.next) : 0;\n}\nexport function request(ctx) { return { n: depth(ctx.args) }; }")?
+            .hasPrefix("resolvers/Query.x.js:2:18: error: recursion does not run on AppSync's runtime: depth calls itself") == true)
+        #expect(Self.problem("const sum = (list) => list.length ? list[0] + sum(list.slice(1)) : 0;\nexport function request(ctx) { return {}; }")?.contains("sum calls itself") == true)
+        #expect(Self.problem("class Box {}\nexport function request(ctx) { return {}; }")?.hasPrefix("resolvers/Query.x.js:1:1: error: classes do not run") == true)
+        #expect(Self.problem("export function request(ctx) { return Math.max.apply(null, ctx.args.list); }")?.contains("apply() does not run") == true)
+        #expect(Self.problem("export function request(ctx) { outer: for (const a of ctx.args.list) { break; } return {}; }")?.contains("labelled statements") == true)
+        #expect(Self.problem("export function request(ctx) { return Function('return 1')(); }")?.contains("the Function constructor") == true)
+        // Names that only look like the restricted constructs are fine.
+        #expect(Self.problem("""
+            const label = { class: 'a', call: 1 };
+            const request = (ctx) => ({ kind: label.class, n: label.call, ok: ctx.args.ok ? 'yes' : 'no' });
+            function total(list) { return list.reduce((sum, n) => sum + n, 0); }
+            const twice = (x) => total([x, x]);
+            export { request };
+            """) == nil)
+    }
+
     @Test func aModuleMustBeESMWithBothHandlersAndKnownImports() {
         #expect(Self.problem("import _ from 'lodash';\nexport function request(ctx) { return {}; }")?
             .hasPrefix("resolvers/Query.x.js:1:15: error: 'lodash' is not a module AppSync's runtime provides") == true)

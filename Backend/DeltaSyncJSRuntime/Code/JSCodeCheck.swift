@@ -2,11 +2,12 @@
 /// module (not CommonJS) exporting `request` and `response`, importing only the modules the
 /// runtime provides, within AppSync's size limit, and without the features AppSync's runtime
 /// does not run (`try`/`catch`/`throw`, `while` and `do` loops, C-style `for`, `continue`,
-/// `++`/`--`/`~`, the `in` operator, regular expression literals, `async`/`await`).
+/// `++`/`--`/`~`, the `in` operator, regular expression literals, `async`/`await`), and those
+/// ``JSCodeRestrictions`` reads (classes, labels, `apply`/`bind`/`call`, a function calling itself).
 ///
-/// What it leaves to AppSync's own checker: recursion, functions passed as arguments other
-/// than callbacks, labels, `apply`/`bind`/`call`, and the lists of supported built-in methods.
-/// Node runs those as JavaScript; see docs/compatibility.md.
+/// What it leaves to AppSync's own checker: functions calling each other in a cycle, functions
+/// passed as arguments other than callbacks, and the lists of supported built-in methods. Node
+/// runs those as JavaScript; see docs/compatibility.md.
 enum JSCodeCheck {
     /// AppSync's limit on a resolver's or function's code.
     static let maxCharacters = 32_768
@@ -87,6 +88,7 @@ enum JSCodeCheck {
                 break
             }
         }
+        if let violation = JSCodeRestrictions.firstViolation(in: tokens) { throw fail(violation.token, violation.message) }
         return exports
     }
 
