@@ -10,12 +10,16 @@ extension DataStore {
     /// the new schema are kept; the others are removed and reported to the configuration's
     /// `errorHandler`.
     ///
+    /// `location` has no default: a syncing store in memory loses its outbox (every change not
+    /// yet sent) when the app quits. Apps use ``DataStore/Location/applicationSupport(_:)``;
+    /// tests and previews may choose `.inMemory`.
+    ///
     /// ```swift
     /// let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
-    /// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
+    /// let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
     /// ```
     public convenience init(
-        models registry: any ModelRegistry.Type, location: Location = .inMemory, configuration: DataStoreConfiguration
+        models registry: any ModelRegistry.Type, location: Location, configuration: DataStoreConfiguration
     ) throws(DataStoreError) {
         try self.init(models: registry, location: location, errorHandler: configuration.errorHandler) { store in
             SyncEngine(store: store, configuration: configuration)
@@ -45,6 +49,23 @@ extension DataStore {
     public func start() async throws(DataStoreError) -> [ModelSyncedEvent] {
         guard let engine else { return [] }
         return try await engine.start()
+    }
+
+    /// Tells sync the app is back: call it when the app returns to the foreground (or when it
+    /// knows the network is back). Sync starts if it is not running, a wait between attempts
+    /// ends now, and a connected session reconnects and catches up with a delta sync (a
+    /// connection that was suspended with the app may be dead without knowing it). The
+    /// network path monitor (``DataStoreConfiguration/networkMonitor``) does the same for the
+    /// network on its own; local saves wake sync too.
+    ///
+    /// In SwiftUI, from the app's scene:
+    ///
+    /// ```swift
+    /// // .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
+    /// dataStore.resume()
+    /// ```
+    public func resume() {
+        engine?.resume()
     }
 
     /// Stops syncing and closes the realtime connection; local data and the outbox stay. The

@@ -155,7 +155,7 @@ struct SyncTests {
         }
     }
 
-    @Test("syncMaxRecords stops a sync early, reports it, and leaves the model unsynced")
+    @Test("syncMaxRecords stops a sync early, reports it, and records it: the next launch runs a delta sync, as Amplify's does")
     func maxRecords() async throws {
         try await SyncServer.run { server in
             let writer = try server.device()
@@ -171,7 +171,13 @@ struct SyncTests {
             try await reader.start()
             #expect(try await reader.query(Post.self).count == 3)
             #expect(errors.errors == [.syncMaxRecordsReached(model: "Post", limit: 3)])
-            #expect(try await reader.syncMetadata(for: Post.self) == nil, "not marked synced: the next sync is full again")
+            #expect(try await reader.syncMetadata(for: Post.self)?.lastSync != nil, "recorded: the next sync is a delta sync")
+            await reader.stop()
+            try await writer.save(Post(id: "p6", blogID: "b1", title: "Post 6"))
+            try await writerLog.waitForEmptyOutbox(of: writer)
+            let again = try #require(try await reader.start().first { $0.modelName == "Post" })
+            #expect(again.isDeltaSync && again.added == 1, "only what changed since")
+            #expect(try await reader.query(Post.self).count == 4)
         }
     }
 

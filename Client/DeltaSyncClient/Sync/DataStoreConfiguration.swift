@@ -30,11 +30,25 @@ public struct DataStoreConfiguration: Sendable {
     public var retryBackoff = RetryBackoff()
     /// Which credentials each request carries. Default ``AuthModeStrategy/default``.
     public var authModeStrategy = AuthModeStrategy.default
+    /// Tells sync when the device's network path comes and goes, so that it reconnects as soon
+    /// as the path returns instead of after its backoff (up to ``RetryBackoff/maximum``), and
+    /// drops a connection the moment the path goes. Default: ``SystemNetworkPathMonitor`` on
+    /// Apple platforms, `nil` (backoff and keep-alive only) elsewhere.
+    public var networkMonitor: (any NetworkPathMonitor)? = DataStoreConfiguration.systemNetworkMonitor
 
     /// A configuration with Amplify's defaults; without `endpoint` the store stays local-only.
     public init(endpoint: SyncEndpoint? = nil, syncExpressions: [SyncExpression] = []) {
         self.endpoint = endpoint
         self.syncExpressions = syncExpressions
+    }
+
+    /// The platform's own network path monitor, where there is one.
+    private static var systemNetworkMonitor: (any NetworkPathMonitor)? {
+        #if canImport(Network)
+        return SystemNetworkPathMonitor()
+        #else
+        return nil
+        #endif
     }
 }
 

@@ -72,12 +72,14 @@ struct ModelSync: Sendable {
 
         if !nextToken.isNull {
             store.report(.syncMaxRecordsReached(model: model.name, limit: configuration.syncMaxRecords))
-        } else {
-            let synced = ModelSyncMetadata(modelName: model.name, lastSync: startedAt, syncExpression: expressionText)
-            try await store.write { db in
-                try synced.save(db)
-                return []
-            }
+        }
+        // As Amplify: the sync is recorded even when `syncMaxRecords` cut it short, so the next
+        // launch runs a delta sync from here rather than another full sync that stops at the
+        // same limit. What the limit left out stays out until the next full sync.
+        let synced = ModelSyncMetadata(modelName: model.name, lastSync: startedAt, syncExpression: expressionText)
+        try await store.write { db in
+            try synced.save(db)
+            return []
         }
         return ModelSyncedEvent(
             modelName: model.name, isFullSync: lastSync == nil, added: total.added, updated: total.updated, deleted: total.deleted)

@@ -5,11 +5,15 @@ import DeltaSyncLocalStore
 // the outbox side by side until something fails.
 extension SyncEngine {
     func run() async {
+        let pathFollower = configuration.networkMonitor.map { monitor in Task { await self.follow(monitor) } }
+        defer { pathFollower?.cancel() }
         var attempt = 0
         while !Task.isCancelled {
             let reachedReady = Locked(false)
             do {
                 try await session(ready: reachedReady)
+            } catch is SessionRestart {
+                attempt = 0
             } catch {
                 if Task.isCancelled { break }
                 let failure = error as? DataStoreError ?? .network("\(error)")
@@ -26,7 +30,7 @@ extension SyncEngine {
                     return
                 }
                 if reachedReady.withLock({ $0 }) { attempt = 0 }
-                try? await Task.sleep(for: configuration.retryBackoff.delay(attempt: attempt))
+                await backoff(configuration.retryBackoff.delay(attempt: attempt))
                 attempt += 1
             }
         }
@@ -61,9 +65,22 @@ extension SyncEngine {
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (synced, syncedReporter) = AsyncStream.makeStream(of: [ModelSyncedEvent].self, bufferingPolicy: .bufferingNewest(1))
         state.withLock { $0.wake = waker }
-        defer { state.withLock { $0.wake = nil } }
+        let ends = sessionEndSignal()
+        defer {
+            state.withLock { state in
+                state.wake = nil
+                state.sessionEnd = nil
+            }
+        }
 
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await reason in ends {
+                    guard let reason else { throw SessionRestart() }
+                    throw DataStoreError.network(reason)
+                }
+                throw CancellationError()
+            }
             group.addTask {
                 do {
                     try await RealtimeSession(endpoint: endpoint, subscriptions: plan.subscriptions, logger: self.logger)

@@ -28,6 +28,12 @@ final class SyncEngine: AttachedSync {
         var wake: AsyncStream<Void>.Continuation?
         /// The last network status announced.
         var networkActive: Bool?
+        /// Ends the backoff between attempts early; set while the engine waits one out.
+        var backoffWake: AsyncStream<Void>.Continuation?
+        /// Ends the running session: with a reason it fails, with `nil` it restarts.
+        var sessionEnd: AsyncStream<String?>.Continuation?
+        /// What the network monitor last said; `nil` before it said anything.
+        var pathAvailable: Bool?
     }
 
     let state = Locked(State())
@@ -121,7 +127,11 @@ final class SyncEngine: AttachedSync {
     /// A transaction committed, on the writer: its changes are announced, and local ones wake
     /// the outbox.
     private func committed(_ changes: [StoredChange]) {
-        if events.committed(changes) { _ = state.withLock { $0.wake?.yield() } }
+        guard events.committed(changes) else { return }
+        // The outbox of a running session sends it now; an engine waiting out a backoff
+        // tries again now rather than when its wait ends.
+        _ = state.withLock { $0.wake?.yield() }
+        wake()
     }
 
     func resolveWaiters(_ result: Result<[ModelSyncedEvent], any Error>) {
