@@ -63,6 +63,16 @@ extension SyncEngine {
         }
     }
 
+    /// Throws when the session must end: ``SessionRestart`` for a restart, a network error
+    /// with the reason otherwise.
+    static func end(when signal: AsyncStream<String?>) async throws {
+        for await reason in signal {
+            guard let reason else { throw SessionRestart() }
+            throw DataStoreError.network(reason)
+        }
+        throw CancellationError()
+    }
+
     /// A session's end signal: the reason it must fail with, or `nil` for a restart.
     func sessionEndSignal() -> AsyncStream<String?> {
         let (ends, end) = AsyncStream.makeStream(of: String?.self, bufferingPolicy: .bufferingNewest(1))

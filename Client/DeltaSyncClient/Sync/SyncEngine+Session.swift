@@ -51,16 +51,8 @@ extension SyncEngine {
             try Outbox.clearInProcess(db)
             return []
         }
-        // Each model's subscriptions carry the first credentials its rules pick for `listen`;
-        // a token's claims give owner-scoped ones their `owner` argument.
-        var listening: [String: ([SyncAuthorization], [String: JSONValue])] = [:]
-        for model in schema.models where model.operations.sync != nil {
-            let candidates = authorizations.candidates(for: model, .listen)
-            var claims: [String: JSONValue] = [:]
-            for candidate in candidates where claims.isEmpty { claims = await candidate.claims() }
-            listening[model.name] = (candidates, claims)
-        }
-        let plan = SessionSubscriptions(schema: schema, expressions: currentExpressions(), listening: listening)
+        let plan = SessionSubscriptions(
+            schema: schema, expressions: currentExpressions(), listening: await listening(schema, authorizations))
         let (messages, reporter) = AsyncThrowingStream.makeStream(of: RealtimeMessage.self)
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let (synced, syncedReporter) = AsyncStream.makeStream(of: [ModelSyncedEvent].self, bufferingPolicy: .bufferingNewest(1))
@@ -74,13 +66,7 @@ extension SyncEngine {
         }
 
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await reason in ends {
-                    guard let reason else { throw SessionRestart() }
-                    throw DataStoreError.network(reason)
-                }
-                throw CancellationError()
-            }
+            group.addTask { try await Self.end(when: ends) }
             group.addTask {
                 do {
                     try await RealtimeSession(endpoint: endpoint, subscriptions: plan.subscriptions, logger: self.logger)
@@ -130,6 +116,21 @@ extension SyncEngine {
             try await group.next()
             group.cancelAll()
         }
+    }
+
+    /// Each model's subscriptions carry the first credentials its rules pick for `listen`; a
+    /// token's claims give owner-scoped ones their `owner` argument.
+    private func listening(
+        _ schema: AmplifySchema, _ authorizations: AuthorizationPlan
+    ) async -> [String: ([SyncAuthorization], [String: JSONValue])] {
+        var listening: [String: ([SyncAuthorization], [String: JSONValue])] = [:]
+        for model in schema.models where model.operations.sync != nil {
+            let candidates = authorizations.candidates(for: model, .listen)
+            var claims: [String: JSONValue] = [:]
+            for candidate in candidates where claims.isEmpty { claims = await candidate.claims() }
+            listening[model.name] = (candidates, claims)
+        }
+        return listening
     }
 
     /// Each model's sync expression, evaluated now.
