@@ -7,12 +7,14 @@ struct SwiftNames {
     /// Every library type generated code names, with its module. `String` and `Int` are missing:
     /// GraphQL reserves them for its own scalars.
     static let libraryTypes: [String: String] = [
-        "Bool": "Swift", "Double": "Swift", "Equatable": "Swift", "Sendable": "Swift", "Decoder": "Swift", "Encoder": "Swift",
+        "Bool": "Swift", "Double": "Swift", "Equatable": "Swift", "Identifiable": "Swift", "Sendable": "Swift", "Decoder": "Swift",
+        "Encoder": "Swift",
         "Date": "Foundation", "UUID": "Foundation",
         "AmplifySchema": "DeltaSyncLocalStore", "ModelSchema": "DeltaSyncLocalStore", "DataStoreError": "DeltaSyncLocalStore", "Item": "DeltaSyncLocalStore",
         "JSONValue": "DeltaSyncLocalStore", "LazyList": "DeltaSyncLocalStore", "LazyReference": "DeltaSyncLocalStore", "Model": "DeltaSyncLocalStore",
         "ModelEnum": "DeltaSyncLocalStore", "ModelRegistry": "DeltaSyncLocalStore", "ModelRow": "DeltaSyncLocalStore",
         "NonModel": "DeltaSyncLocalStore", "QueryField": "DeltaSyncLocalStore", "Temporal": "DeltaSyncLocalStore",
+        "TypedModelIdentifier": "DeltaSyncLocalStore",
     ]
 
     private let shadowed: Set<String>

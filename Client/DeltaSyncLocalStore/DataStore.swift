@@ -80,20 +80,6 @@ public final class DataStore: Sendable {
         try await delete(M.self, withIdentifier: model.identifier, where: condition)
     }
 
-    /// Deletes the model with this key (nothing when there is none), cascading as
-    /// ``delete(_:where:)-(M,_)``.
-    public func delete<M: Model>(
-        _ type: M.Type, withIdentifier identifier: ModelIdentifier, where condition: QueryPredicate? = nil
-    ) async throws(DataStoreError) {
-        sync?.ensureStarted()
-        try await store.delete(key: identifier.item, of: M.schema, where: condition)
-    }
-
-    /// Deletes the model with this `id`.
-    public func delete<M: Model>(_ type: M.Type, withId id: String) async throws(DataStoreError) {
-        try await delete(type, withIdentifier: ModelIdentifier([(M.schema.primaryKey.partitionField, .string(id))]))
-    }
-
     /// Deletes every model matching `predicate` (and their children); each mutation carries
     /// the predicate as its condition, as Amplify sends a batch delete.
     public func delete<M: Model>(_ type: M.Type, where predicate: QueryPredicate) async throws(DataStoreError) {
@@ -102,17 +88,6 @@ public final class DataStore: Sendable {
     }
 
     // MARK: - Querying
-
-    /// The model with this key, `nil` when there is none.
-    public func query<M: Model>(_ type: M.Type, byIdentifier identifier: ModelIdentifier) async throws(DataStoreError) -> M? {
-        sync?.ensureStarted()
-        return try await store.fetch(M.modelName, key: identifier.item).map { item throws(DataStoreError) in try M(item: item) }
-    }
-
-    /// The model with this `id`, `nil` when there is none.
-    public func query<M: Model>(_ type: M.Type, byId id: String) async throws(DataStoreError) -> M? {
-        try await query(type, byIdentifier: ModelIdentifier([(M.schema.primaryKey.partitionField, .string(id))]))
-    }
 
     /// The models matching `predicate`, in `sort` order (storage order without one), one page
     /// when `paginate` is given.
@@ -130,12 +105,6 @@ public final class DataStore: Sendable {
     public func observe<M: Model>(_ type: M.Type) -> ModelChanges<M> {
         sync?.ensureStarted()
         return ModelChanges(updates: store.feed.subscribe(), identifier: nil, onError: store.errorHandler)
-    }
-
-    /// Every change of the model with this key from now on.
-    public func observe<M: Model>(_ type: M.Type, identifier: ModelIdentifier) -> ModelChanges<M> {
-        sync?.ensureStarted()
-        return ModelChanges(updates: store.feed.subscribe(), identifier: identifier, onError: store.errorHandler)
     }
 
     /// The query's results now, then again after every committed transaction that changed `M`

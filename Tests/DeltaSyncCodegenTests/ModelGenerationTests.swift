@@ -26,8 +26,8 @@ struct ModelGenerationTests {
 
     @Test func storedFieldsMapToSwiftTypes() throws {
         let post = try Generated.blog("Post.swift")
-        #expect(post.hasLine("public struct Post: Model, Equatable {"))
-        #expect(post.block("public struct Post: Model, Equatable {").prefix(20) == [
+        #expect(post.hasLine("public struct Post: Model, Equatable, Identifiable {"))
+        #expect(post.block("public struct Post: Model, Equatable, Identifiable {").prefix(20) == [
             "public let id: String",
             "public var blogID: String",
             "public var title: String",
@@ -137,9 +137,37 @@ struct ModelGenerationTests {
         #expect(!reaction.contains("UUID()"))
     }
 
+    @Test func typedIdentifiersTakeTheKeyFields() throws {
+        let post = try Generated.blog("Post.swift")
+        #expect(post.block("public static func identifier(id: String) -> TypedModelIdentifier<Post> {") == [
+            #"TypedModelIdentifier<Post>(["id": id.json])"#,
+        ])
+        #expect(!post.contains("public var id: TypedModelIdentifier"), "Post is identified by its stored id")
+        let reaction = try Generated.blog("Reaction.swift")
+        #expect(reaction.hasLine("public struct Reaction: Model, Equatable, Identifiable {"))
+        #expect(reaction.block("public static func identifier(postID: String, userID: String) -> TypedModelIdentifier<Reaction> {") == [
+            #"TypedModelIdentifier<Reaction>(["postID": postID.json, "userID": userID.json])"#,
+        ])
+        #expect(reaction.hasLine("public var id: TypedModelIdentifier<Reaction> { Self.identifier(postID: postID, userID: userID) }"))
+    }
+
+    @Test func anIDFieldThatIsNotTheWholeKeyIsNotIdentifiable() throws {
+        let files = try Generated.files("""
+            type Visit @model { id: ID! @primaryKey(sortKeyFields: ["day"]) day: AWSDate! }
+            type Rank @model { position: Int! @primaryKey default: String }
+            """)
+        let visit = try #require(files["Visit.swift"])
+        #expect(visit.hasLine("public struct Visit: Model, Equatable {"))
+        #expect(visit.hasLine("public static func identifier(id: String, day: Temporal.Date) -> TypedModelIdentifier<Visit> {"))
+        let rank = try #require(files["Rank.swift"])
+        #expect(rank.hasLine("public struct Rank: Model, Equatable, Identifiable {"))
+        #expect(rank.hasLine(#"TypedModelIdentifier<Rank>(["position": position.json])"#))
+        #expect(rank.hasLine("public var id: TypedModelIdentifier<Rank> { Self.identifier(position: position) }"))
+    }
+
     @Test func joinModelOfManyToMany() throws {
         let join = try Generated.blog("PostLabel.swift")
-        #expect(join.block("public struct PostLabel: Model, Equatable {").prefix(5) == [
+        #expect(join.block("public struct PostLabel: Model, Equatable, Identifiable {").prefix(5) == [
             "public let id: String",
             "public var postID: String",
             "public var labelID: String",

@@ -22,7 +22,7 @@ struct OutputTests {
 
             // MARK: - Blog
 
-            public struct Blog: Model, Equatable {
+            public struct Blog: Model, Equatable, Identifiable {
             """))
         let lines = single.contents.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("import ") } == ["import DeltaSyncLocalStore", "import Foundation"])

@@ -6,80 +6,169 @@ import DeltaSyncTesting
 import Foundation
 import Testing
 
-// Client/DeltaSyncLocalStore/DataStore.swift:11
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:11
 func example1(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let like = try await dataStore.query(Reaction.self, byIdentifier: Reaction.identifier(postID: post.id, userID: "u1"))
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:23
+func example2(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let same = try await dataStore.query(Post.self, byIdentifier: post.identifier)
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:37
+func example3(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let hello = try await dataStore.query(Post.self, byId: "p1")
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:53
+func example4(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    try await dataStore.delete(Reaction.self, withIdentifier: Reaction.identifier(postID: post.id, userID: "u1"))
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:70
+func example5(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    try await dataStore.delete(Post.self, withIdentifier: post.identifier)
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:89
+func example6(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    try await dataStore.delete(Post.self, withId: post.id, where: Post.keys.status == PostStatus.draft)
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:100
+func example7(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    for await change in dataStore.observe(Reaction.self, identifier: Reaction.identifier(postID: post.id, userID: "u1")) {
+        print(change.mutationType, change.model.emoji)
+    }
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:114
+func example8(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    for await change in dataStore.observe(Post.self, identifier: post.identifier) { print(change.model.title) }
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:132
+func example9(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    for await change in dataStore.observe(Post.self, id: post.id) { print(change.mutationType, change.model.title) }
+}
+
+// Client/DeltaSyncLocalStore/DataStore.swift:11
+func example10(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     try await dataStore.save(Post(blogID: blog.id, title: "Hello"))
     let drafts = try await dataStore.query(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
     for await change in dataStore.observe(Post.self) { print(change.mutationType, change.model.title) }
 }
 
-// Client/DeltaSyncLocalStore/DataStore.swift:163
-func example2(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+// Client/DeltaSyncLocalStore/DataStore.swift:132
+func example11(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     if let synced = try await dataStore.syncMetadata(for: Post.self)?.lastSync { print("posts synced at \(synced)") }
 }
 
 // Client/DeltaSyncLocalStore/Model/Model.swift:10
-func example3(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example12(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let post = Post(blogID: blog.id, title: "Hello")
     try await dataStore.save(post)
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating > 4)
 }
 
 // Client/DeltaSyncLocalStore/Model/ModelIdentifier.swift:5
-func example4(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example13(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let id: ModelIdentifier = "post-1"                                         // a single `id`
     let reaction = ModelIdentifier(["postID": "p1", "userID": "u1"])           // a composite key
 }
 
 // Client/DeltaSyncLocalStore/Model/Relations.swift:5
-func example5(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example14(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let blog = try await post.blog.get(from: dataStore)
 }
 
 // Client/DeltaSyncLocalStore/Model/Relations.swift:44
-func example6(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example15(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for comment in try await post.comments.fetch(from: dataStore) { print(comment.content) }
 }
 
 // Client/DeltaSyncLocalStore/Model/Temporal.swift:7
-func example7(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example16(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let published = Temporal.DateTime(Date())            // 2026-11-22T10:00:00.000Z
     let day: Temporal.Date = "2026-11-22"
 }
 
+// Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:9
+func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let hello = try await dataStore.query(Post.self, byIdentifier: Post.identifier(id: "p1"))
+    let like = Reaction.identifier(postID: "p1", userID: "u1")
+    try await dataStore.delete(Reaction.self, withIdentifier: like)
+    for await change in dataStore.observe(Reaction.self, identifier: like) { print(change.model.emoji) }
+}
+
+// Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:18
+func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let key: ModelIdentifier = Reaction.identifier(postID: "p1", userID: "u1").untyped
+    print(key.item)                                   // ["postID": "p1", "userID": "u1"]
+}
+
+// Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:30
+func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let like = TypedModelIdentifier<Reaction>(["postID": "p1", "userID": "u1"])
+}
+
+// Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:39
+func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let key = TypedModelIdentifier(of: post)
+    print(key == Post.identifier(id: post.id))        // true
+}
+
+// Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:49
+func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    print(Reaction.identifier(postID: "p1", userID: "u1"))   // postID=p1#userID=u1
+}
+
 // Client/DeltaSyncLocalStore/Predicate/QueryField.swift:6
-func example8(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let popular = Post.keys.rating > 4 && Post.keys.status == .published
     let swifty = Post.keys.rating.gt(4).or(Post.keys.title.beginsWith("Swift"))
     let posts = try await dataStore.query(Post.self, where: popular || swifty)
 }
 
 // Client/DeltaSyncLocalStore/Predicate/QuerySort.swift:3
-func example9(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.query(Post.self, sort: [.descending(Post.keys.rating), .ascending(Post.keys.title)])
 }
 
 // Client/DeltaSyncLocalStore/Store/QuerySnapshots.swift:7
-func example10(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.rating >= 4) {
         print(snapshot.items.map(\.title), snapshot.isSynced ? "synced" : "syncing")
     }
 }
 
-// Client/DeltaSyncClient/DataStore+Sync.swift:13
-func example11(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+// Client/DeltaSyncClient/DataStore+Location.swift:9
+func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
-    let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
+    let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
 }
 
-// Client/DeltaSyncClient/DataStore+Sync.swift:36
-func example12(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+// Client/DeltaSyncClient/DataStore+Sync.swift:17
+func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
+    let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
+}
+
+// Client/DeltaSyncClient/DataStore+Sync.swift:40
+func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let synced = try await dataStore.start()   // [ModelSyncedEvent]: full or delta, per model
 }
 
-// Client/DeltaSyncClient/DataStore+Sync.swift:61
-func example13(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+// Client/DeltaSyncClient/DataStore+Sync.swift:63
+func example28(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    // .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
+    dataStore.resume()
+}
+
+// Client/DeltaSyncClient/DataStore+Sync.swift:82
+func example29(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.save(post)
     for await event in events {
@@ -87,13 +176,43 @@ func example13(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     }
 }
 
-// Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:9
-func example14(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
-    let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: url.appendingPathComponent("amplifyconfiguration.json")))
+// Client/DeltaSyncClient/Lifecycle/NetworkPathMonitor.swift:13
+func example30(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let path = SimulatedNetworkPath()
+    var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
+    configuration.networkMonitor = path
+    path.update(available: false)   // the device lost its signal
+    path.update(available: true)    // back: sync reconnects now
+}
+
+// Client/DeltaSyncClient/Lifecycle/NetworkPathMonitor.swift:29
+func example31(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let path = SimulatedNetworkPath(available: true)
+    path.update(available: false)
+    print(path.isAvailable)   // false
+}
+
+// Client/DeltaSyncClient/Lifecycle/SystemNetworkPathMonitor.swift:8
+func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    var configuration = DataStoreConfiguration(endpoint: endpoint)
+    configuration.networkMonitor = SystemNetworkPathMonitor()   // the default; nil turns it off
+}
+
+// Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:7
+func example33(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let credentials = SyncCredentials(userPoolTokens: { refresh in
+        "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
+    })
+}
+
+// Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:43
+func example34(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let file = Bundle.main.url(forResource: "amplify_outputs", withExtension: "json")!
+    let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: file), credentials: SyncCredentials(userPoolTokens: { refresh in "eyJ..." }))
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreConfiguration.swift:6
-func example15(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example35(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-..."))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     configuration.conflictHandler = { conflict in .retryLocal }
@@ -101,14 +220,14 @@ func example15(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreEvent.swift:6
-func example16(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events { if case .ready = event { break } }
 }
 
 // Client/DeltaSyncClient/Sync/SyncAuthorization.swift:13
-func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
         token                // an app asks its sign-in for a fresh one when `refresh` is true
@@ -116,7 +235,7 @@ func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
-func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -126,12 +245,12 @@ func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -140,14 +259,14 @@ func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -155,7 +274,7 @@ func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
@@ -163,7 +282,7 @@ func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -179,17 +298,17 @@ func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
-        let device = try DataStore(models: DeltaSyncModels.self, configuration: DataStoreConfiguration(endpoint: endpoint))
+        let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
         try await device.start()
         let events = device.events
         try await device.save(Post(blogID: "b1", title: "Hello"))
@@ -200,11 +319,11 @@ func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)
-        let device = try DataStore(models: DeltaSyncModels.self, configuration: DataStoreConfiguration(endpoint: endpoint))
+        let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
         try await device.start()
         link.goOffline()
         try await device.save(Post(blogID: "b1", title: "Written offline"))

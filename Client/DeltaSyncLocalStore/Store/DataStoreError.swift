@@ -9,6 +9,9 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case conditionFailed(model: String, reason: String)
     /// The model type is not in the registry the store was opened with.
     case unknownModel(String)
+    /// A key whose fields are not the model's key fields, or an `id` for a model whose key has
+    /// several fields.
+    case invalidIdentifier(model: String, reason: String)
     /// The local database failed.
     case storage(String)
     /// The sync configuration (an `amplifyconfiguration.json`) cannot be used.
@@ -41,6 +44,8 @@ public enum DataStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return "The condition on \(model) was not met: \(reason)."
         case .unknownModel(let name):
             return "\(name) is not a model of this DataStore. Pass it in the models the DataStore is created with (the generated registry lists them all)."
+        case .invalidIdentifier(let model, let reason):
+            return "This identifier does not name a \(model): \(reason)."
         case .storage(let message):
             return "The local store failed: \(message)"
         case .configuration(let message):
