@@ -633,6 +633,7 @@ let package = Package(
                 "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport", "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -15,6 +15,8 @@ Tests/DeltaSyncDocExamplesTests/ServerDocExamples.swift, each with `configuratio
 `inout ServerConfiguration`) in scope.
 
 A block whose first line is `// Package.swift` is a manifest, not statements, and is skipped.
+A block whose first line is `// Apple platforms` uses what only they have (Network, Combine,
+SwiftUI): it compiles where `#if canImport(Darwin)` holds.
 """
 import glob
 import os
@@ -97,11 +99,16 @@ def examples(sources, articles):
 def render(header, found, signature):
     parts = [header]
     for number, (path, line, code) in enumerate(found, 1):
+        apple = bool(code) and code[0].strip() == "// Apple platforms"
         parts.append(f"\n// {path}:{line}\n")
+        if apple:
+            parts.append("#if canImport(Darwin)\n")
         parts.append(signature.format(number=number) + " {\n")
         for text in code:
             parts.append(("    " + text).rstrip() + "\n")
         parts.append("}\n")
+        if apple:
+            parts.append("#endif\n")
     return "".join(parts)
 
 

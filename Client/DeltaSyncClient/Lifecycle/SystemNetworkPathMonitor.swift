@@ -6,7 +6,8 @@ import Network
 /// default ``DataStoreConfiguration/networkMonitor`` on Apple platforms.
 ///
 /// ```swift
-/// var configuration = DataStoreConfiguration(endpoint: endpoint)
+/// // Apple platforms
+/// var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-fakeApiId123456"))
 /// configuration.networkMonitor = SystemNetworkPathMonitor()   // the default; nil turns it off
 /// ```
 public struct SystemNetworkPathMonitor: NetworkPathMonitor {

@@ -35,6 +35,9 @@ public struct DataStoreConfiguration: Sendable {
     /// drops a connection the moment the path goes. Default: ``SystemNetworkPathMonitor`` on
     /// Apple platforms, `nil` (backoff and keep-alive only) elsewhere.
     public var networkMonitor: (any NetworkPathMonitor)? = DataStoreConfiguration.systemNetworkMonitor
+    /// The networking for queries, mutations and the realtime connection. Default
+    /// ``NetworkStack/platformDefault``: the system's on Apple platforms, SwiftNIO on Linux.
+    public var network = NetworkStack.platformDefault
 
     /// A configuration with Amplify's defaults; without `endpoint` the store stays local-only.
     public init(endpoint: SyncEndpoint? = nil, syncExpressions: [SyncExpression] = []) {

@@ -1,24 +1,19 @@
-import AsyncHTTPClient
 import DeltaSyncCore
 import Foundation
-import NIOCore
 
-/// GraphQL over HTTP with the endpoint's credentials, as AppSync takes them. A 401 to a token
-/// is retried once with a refreshed token.
-struct GraphQLClient: GraphQLTransport {
+/// GraphQL over HTTP with the endpoint's credentials, as AppSync takes them, through an
+/// ``HTTPExchange`` (the system's networking on Apple platforms, NIO on Linux). A 401 to a
+/// token is retried once with a refreshed token.
+package struct GraphQLClient: GraphQLTransport {
     let endpoint: SyncEndpoint
+    let http: any HTTPExchange
 
-    /// Fails at once when the backend refuses the connection: the sync engine decides when to
-    /// try again, and a device that is offline should learn it now, not after the request
-    /// timeout (the shared client retries connecting until then).
-    private static let http: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(10)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    package init(endpoint: SyncEndpoint, http: any HTTPExchange) {
+        self.endpoint = endpoint
+        self.http = http
+    }
 
-    func execute(_ document: String, variables: Item, authorization: SyncAuthorization?) async throws(DataStoreError)
+    package func execute(_ document: String, variables: Item, authorization: SyncAuthorization?) async throws(DataStoreError)
         -> GraphQLResponse
     {
         let authorization = authorization ?? endpoint.authorization
@@ -33,35 +28,28 @@ struct GraphQLClient: GraphQLTransport {
     private func execute(
         _ document: String, variables: Item, authorization: SyncAuthorization, refresh: Bool
     ) async throws(DataStoreError) -> GraphQLResponse {
-        var request = HTTPClientRequest(url: endpoint.url.absoluteString)
-        request.method = .POST
         let body = Array((["query": .string(document), "variables": .object(variables)] as JSONValue).jsonText.utf8)
         let signed = SyncAuthorization.Signed(host: endpoint.hostHeader, path: endpoint.url.path.isEmpty ? "/" : endpoint.url.path, body: body)
         var headers = try await authorization.headers(for: signed, refresh: refresh)
-        headers["host"] = nil  // the HTTP client sends the same Host itself
+        headers["host"] = nil  // the HTTP stack sends the same Host itself
         if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) { headers["content-type"] = "application/json" }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let text: String
+        let answer: HTTPAnswer
         do {
-            let response = try await Self.http.execute(request, timeout: .seconds(60))
-            text = String(buffer: try await response.body.collect(upTo: 64 << 20))
-            if response.status == .unauthorized {
-                let error = (try? JSONValue(parsing: text))?["errors"][0] ?? .null
-                throw DataStoreError.rejected(
-                    model: "authorization", errorType: error["errorType"].stringValue ?? "UnauthorizedException",
-                    message: error["message"].stringValue ?? "\(endpoint.url) answered 401")
-            }
-            guard response.status == .ok else {
-                throw DataStoreError.network("\(endpoint.url) answered \(response.status.code): \(text.prefix(300))")
-            }
-        } catch let error as DataStoreError {
-            throw error
+            answer = try await http.post(endpoint.url, headers: headers, body: body, timeout: .seconds(60))
         } catch {
             throw .network("cannot reach \(endpoint.url): \(error)")
         }
-        guard let parsed = try? JSONValue(parsing: text), case .object(let object) = parsed else {
-            throw .network("\(endpoint.url) did not answer with GraphQL JSON: \(text.prefix(300))")
+        if answer.status == 401 {
+            let error = (try? JSONValue(parsing: answer.body))?["errors"][0] ?? .null
+            throw .rejected(
+                model: "authorization", errorType: error["errorType"].stringValue ?? "UnauthorizedException",
+                message: error["message"].stringValue ?? "\(endpoint.url) answered 401")
+        }
+        guard answer.status == 200 else {
+            throw .network("\(endpoint.url) answered \(answer.status): \(answer.body.prefix(300))")
+        }
+        guard let parsed = try? JSONValue(parsing: answer.body), case .object(let object) = parsed else {
+            throw .network("\(endpoint.url) did not answer with GraphQL JSON: \(answer.body.prefix(300))")
         }
         return GraphQLResponse(data: object["data"] ?? .null, errors: object["errors"]?.arrayValue ?? [])
     }

@@ -13,7 +13,7 @@ package protocol GraphQLTransport: Sendable {
 
 extension GraphQLTransport {
     /// ``execute(_:variables:authorization:)`` with the endpoint's own credentials.
-    func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse {
+    package func execute(_ document: String, variables: Item) async throws(DataStoreError) -> GraphQLResponse {
         try await execute(document, variables: variables, authorization: nil)
     }
 }

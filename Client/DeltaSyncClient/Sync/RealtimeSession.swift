@@ -1,8 +1,5 @@
 import DeltaSyncCore
 import Foundation
-import HTTPTypes
-import HummingbirdWSClient
-import Logging
 
 /// One subscription a ``RealtimeSession`` starts: `onCreatePost`, `onUpdatePost`, ...
 struct RealtimeSubscription: Sendable {
@@ -39,8 +36,9 @@ enum RealtimeMessage: Sendable {
 struct RealtimeSession: Sendable {
     let endpoint: SyncEndpoint
     let subscriptions: [RealtimeSubscription]
+    /// The WebSocket stack: the system's on Apple platforms, NIO on Linux.
+    let transport: any RealtimeTransport
     var acknowledgementTimeout: Duration = .seconds(15)
-    let logger: Logger
 
     private enum Failure: Error {
         case lost(String)
@@ -102,8 +100,6 @@ struct RealtimeSession: Sendable {
         messages: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation, heard: Locked<ContinuousClock.Instant>,
         timeout: Locked<Duration>
     ) async throws {
-        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
-        configuration.additionalHeaders[.secWebSocketProtocol] = "graphql-ws"
         // AppSync's clients sign the handshake as POST <path>/connect with `{}`.
         let path = endpoint.url.path.isEmpty ? "/graphql" : endpoint.url.path
         let handshake = SyncAuthorization.Signed(host: endpoint.hostHeader, path: path + "/connect", body: Array("{}".utf8))
@@ -112,16 +108,17 @@ struct RealtimeSession: Sendable {
         // A subscription nobody can sign for (signed out, no other mode) is not started: its
         // model syncs without realtime, as a refused one does.
         let startable = subscriptions.filter { starts[$0.id] != nil }
-        try await WebSocketClient.connect(url: connectURL(headers), configuration: configuration, logger: logger) { inbound, outbound, _ in
+        guard let url = URL(string: connectURL(headers)) else {
+            throw DataStoreError.configuration("the realtime URL \(endpoint.realtimeURL) cannot carry the connection's authorization")
+        }
+        try await transport.run(url) { incoming, send in
             heard.withLock { $0 = .now }
-            try await outbound.write(.text(#"{"type":"connection_init"}"#))
+            try await send(#"{"type":"connection_init"}"#)
             var protocolState = ProtocolState(subscriptions: startable, starts: starts, refused: unsigned)
-            for try await message in inbound.messages(maxSize: 1 << 22) {
+            for try await text in incoming {
                 heard.withLock { $0 = .now }
-                guard case .text(let text) = message, let json = try? JSONValue(parsing: text) else { continue }
-                for reply in try protocolState.receive(json, messages: messages, timeout: timeout) {
-                    try await outbound.write(.text(reply))
-                }
+                guard let json = try? JSONValue(parsing: text) else { continue }
+                for reply in try protocolState.receive(json, messages: messages, timeout: timeout) { try await send(reply) }
             }
             throw Failure.lost("the backend closed it")
         }

@@ -69,7 +69,8 @@ extension SyncEngine {
             group.addTask { try await Self.end(when: ends) }
             group.addTask {
                 do {
-                    try await RealtimeSession(endpoint: endpoint, subscriptions: plan.subscriptions, logger: self.logger)
+                    try await RealtimeSession(
+                        endpoint: endpoint, subscriptions: plan.subscriptions, transport: self.configuration.network.realtime(self.logger))
                         .run(reporting: reporter)
                 } catch {
                     reporter.finish(throwing: error)

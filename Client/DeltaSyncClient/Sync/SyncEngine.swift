@@ -49,8 +49,10 @@ final class SyncEngine: AttachedSync {
 
     init(
         store: LocalStore, configuration: DataStoreConfiguration,
-        transport: @escaping @Sendable (SyncEndpoint) -> any GraphQLTransport = { GraphQLClient(endpoint: $0) }
+        transport: (@Sendable (SyncEndpoint) -> any GraphQLTransport)? = nil
     ) {
+        let http = configuration.network.http
+        let transport = transport ?? { GraphQLClient(endpoint: $0, http: http) }
         self.store = store
         endpoint = configuration.endpoint
         self.configuration = configuration
