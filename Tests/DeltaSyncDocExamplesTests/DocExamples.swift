@@ -193,10 +193,13 @@ func example31(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Lifecycle/SystemNetworkPathMonitor.swift:8
+#if canImport(Darwin)
 func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
-    var configuration = DataStoreConfiguration(endpoint: endpoint)
+    // Apple platforms
+    var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = SystemNetworkPathMonitor()   // the default; nil turns it off
 }
+#endif
 
 // Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:7
 func example33(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
@@ -234,8 +237,14 @@ func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     })
 }
 
-// Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
+// Client/DeltaSyncClient/Transport/NetworkStack.swift:12
 func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
+    configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
+func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -245,12 +254,12 @@ func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -259,14 +268,14 @@ func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -274,7 +283,7 @@ func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
@@ -282,7 +291,7 @@ func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -298,14 +307,14 @@ func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
         let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
@@ -319,7 +328,7 @@ func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)
