@@ -17,7 +17,8 @@ import sys
 
 # Modules of the toolchain and the platforms, never declared.
 SYSTEM = {"Foundation", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Musl", "Darwin", "os",
-          "Synchronization", "_Concurrency", "PackagePlugin", "SQLite3"}
+          "Synchronization", "_Concurrency", "PackagePlugin", "SQLite3", "Observation", "Combine", "SwiftUI", "Network",
+          "FoundationNetworking"}
 HTTP = {"Hummingbird", "HummingbirdCore", "HummingbirdTLS", "HummingbirdWebSocket", "HummingbirdWSClient",
         "HummingbirdTesting", "HTTPTypes", "NIOHTTP1", "AsyncHTTPClient"}
 DATABASES = {"GRDB", "GRDBSQLite", "DeltaSyncSQLite", "DeltaSyncSQLiteConfig", "PostgresNIO"}

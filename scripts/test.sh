@@ -33,7 +33,7 @@ export DELTASYNC_POSTGRES_URL
 # measuring the process's memory): on the PostgreSQL store beside the parallel run they outlasted
 # their limits and starved other suites' waits.
 HEAVY_SERVER_TESTS='FuzzTests|concurrentWritersToOneItemNeverReuseAVersion|aSlowSubscriberIsDisconnectedWithoutSlowingOthers'
-TIMING_SUITES="ConnectionLimitTests|RequestLimitTests|RecoveryTests|$HEAVY_SERVER_TESTS"
+TIMING_SUITES="ConnectionLimitTests|RequestLimitTests|RecoveryTests|LifecycleTests|$HEAVY_SERVER_TESTS"
 # A run that hangs fails here after 15 minutes, naming the stage, instead of using up CI's 90
 # (each takes under 2 minutes on two cores). A hang was seen once in the PostgreSQL stage and not
 # found again in the 19 runs after it; the stage's output then ends with the tests still running.
@@ -50,6 +50,8 @@ DELTASYNC_TEST_STORE=postgres swift_test --filter DeltaSyncServerTests --skip "$
 DELTASYNC_TEST_STORE=postgres swift_test --filter "$HEAVY_SERVER_TESTS"
 echo "== a local-only app links no networking"
 bash scripts/check-local-store-links.sh
+echo "== an app using the client resolves only the client's packages"
+python3 scripts/check-client-dependencies.py
 echo "== the server staged as the container image stages it (docker/Dockerfile runs the same script)"
 bash scripts/build-server.sh .build/staged
 python3 scripts/check-docker.py

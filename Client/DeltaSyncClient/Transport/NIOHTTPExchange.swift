@@ -1,3 +1,4 @@
+#if NIOTransport
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -31,3 +32,4 @@ package struct NIOHTTPExchange: HTTPExchange {
         }
     }
 }
+#endif

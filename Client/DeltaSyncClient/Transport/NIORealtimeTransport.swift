@@ -1,3 +1,4 @@
+#if NIOTransport
 import Foundation
 import HummingbirdWSClient
 import Logging
@@ -39,3 +40,4 @@ package struct NIORealtimeTransport: RealtimeTransport {
         }
     }
 }
+#endif

@@ -26,14 +26,19 @@ public struct NetworkStack: Sendable {
             realtime: { _ in URLSessionRealtimeTransport(session: session) })
     }
 
-    /// SwiftNIO: AsyncHTTPClient and a NIO WebSocket. The default on Linux.
+    #if NIOTransport
+    /// SwiftNIO: AsyncHTTPClient and a NIO WebSocket. The default on Linux. Built with the
+    /// package's `NIOTransport` trait (part of the default `Server` trait).
     public static var nio: NetworkStack {
         NetworkStack(name: "NIO", http: NIOHTTPExchange(), realtime: { logger in NIORealtimeTransport(logger: logger) })
     }
+    #endif
 
-    /// The platform's default: ``urlSession(_:)`` on Apple platforms, ``nio`` elsewhere.
+    /// The platform's default: ``urlSession(_:)`` on Apple platforms, the NIO stack elsewhere
+    /// when the package is built with its `NIOTransport` trait (URLSession without it: HTTP
+    /// works, the realtime connection does not on Linux).
     public static var platformDefault: NetworkStack {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || !NIOTransport
         return .urlSession()
         #else
         return .nio
