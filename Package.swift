@@ -572,6 +572,21 @@ let package = Package(
             path: "Examples/LocalOnly",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        // The Todos example's state and actions (and its SwiftUI view on Apple platforms); its
+        // app entry point, Examples/Todos/App, goes into an Xcode app target.
+        .target(
+            name: "TodosModel",
+            dependencies: ["DeltaSyncClient"],
+            path: "Examples/Todos/Sources/TodosModel",
+            plugins: [.plugin(name: "DeltaSyncModels")]
+        ),
+        // The Todos example headless, as the test command runs it: two devices on an
+        // in-process server, each seeing the other's changes through its live query.
+        .executableTarget(
+            name: "TodosHeadless",
+            dependencies: ["TodosModel", "DeltaSyncClient", "DeltaSyncTesting"],
+            path: "Examples/Todos/Sources/TodosHeadless"
+        ),
         // What several test targets share: a seeded random generator for replayable runs.
         .target(
             name: "DeltaSyncTestSupport",

@@ -52,6 +52,8 @@ echo "== a local-only app links no networking"
 bash scripts/check-local-store-links.sh
 echo "== an app using the client resolves only the client's packages"
 python3 scripts/check-client-dependencies.py
+echo "== the Todos example without its views: two devices converge through their live queries"
+"$(swift build --show-bin-path)/TodosHeadless"
 echo "== the server staged as the container image stages it (docker/Dockerfile runs the same script)"
 bash scripts/build-server.sh .build/staged
 python3 scripts/check-docker.py
