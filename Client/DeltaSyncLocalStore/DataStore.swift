@@ -108,12 +108,37 @@ public final class DataStore: Sendable {
     }
 
     /// The query's results now, then again after every committed transaction that changed `M`
-    /// (a sync page is one), and when `M` finishes syncing (``QuerySnapshot/isSynced``).
+    /// (a sync page is one), after ``clear()``, and when `M` finishes syncing
+    /// (``QuerySnapshot/isSynced``). Each snapshot after the first decodes only the rows that
+    /// changed since the one before.
     public func observeQuery<M: Model>(
         for type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
     ) -> QuerySnapshots<M> {
         sync?.ensureStarted()
         return QuerySnapshots(store: store, predicate: predicate, sort: sort)
+    }
+
+    /// A query's results as an `@Observable` value a SwiftUI view reads: ``LiveQuery/items``
+    /// holds the results when this returns, then follows every change that alters them.
+    ///
+    /// The first results are read on the calling thread, so the first frame shows them (see
+    /// ``LiveQuery`` for why, and what it costs). Updates come from the same snapshots as
+    /// ``observeQuery(for:where:sort:)``; one that does not change the results changes nothing.
+    /// Releasing the query stops them.
+    ///
+    /// ```swift
+    /// @MainActor func showDrafts() {
+    ///     let drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
+    ///     print(drafts.items.map(\.title), drafts.isSynced)
+    /// }
+    /// ```
+    @MainActor
+    public func liveQuery<M: Model & Equatable>(
+        _ type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
+    ) -> LiveQuery<M> {
+        sync?.ensureStarted()
+        let (first, later) = QuerySnapshots<M>.startingNow(store: store, predicate: predicate, sort: sort)
+        return LiveQuery(first: first, later: later)
     }
 
     // MARK: - Pending mutations and sync state
@@ -137,7 +162,7 @@ public final class DataStore: Sendable {
     }
 
     /// Stops syncing and deletes every model, pending mutation and sync state. The next sync is
-    /// a full one.
+    /// a full one. Query snapshots and live queries show the emptied store.
     public func clear() async throws(DataStoreError) {
         await sync?.stop()
         try await store.clear()

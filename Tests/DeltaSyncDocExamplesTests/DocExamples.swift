@@ -6,97 +6,122 @@ import DeltaSyncTesting
 import Foundation
 import Testing
 
-// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:11
+// Client/DeltaSyncLocalStore/DataStore+Combine.swift:12
 func example1(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    #if canImport(Combine)
+    let subscription = dataStore.changesPublisher(for: Post.self).sink { change in print(change.mutationType, change.model.title) }
+    subscription.cancel()
+    #endif
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Combine.swift:27
+func example2(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    #if canImport(Combine)
+    let subscription = dataStore.queryPublisher(for: Post.self, where: Post.keys.rating >= 4)
+        .sink(receiveCompletion: { print($0) }, receiveValue: { snapshot in print(snapshot.items.count) })
+    subscription.cancel()
+    #endif
+}
+
+// Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:11
+func example3(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = try await dataStore.query(Reaction.self, byIdentifier: Reaction.identifier(postID: post.id, userID: "u1"))
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:23
-func example2(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example4(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let same = try await dataStore.query(Post.self, byIdentifier: post.identifier)
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:37
-func example3(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example5(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let hello = try await dataStore.query(Post.self, byId: "p1")
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:53
-func example4(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example6(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.delete(Reaction.self, withIdentifier: Reaction.identifier(postID: post.id, userID: "u1"))
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:70
-func example5(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example7(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.delete(Post.self, withIdentifier: post.identifier)
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:89
-func example6(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example8(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.delete(Post.self, withId: post.id, where: Post.keys.status == PostStatus.draft)
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:100
-func example7(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example9(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for await change in dataStore.observe(Reaction.self, identifier: Reaction.identifier(postID: post.id, userID: "u1")) {
         print(change.mutationType, change.model.emoji)
     }
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:114
-func example8(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example10(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for await change in dataStore.observe(Post.self, identifier: post.identifier) { print(change.model.title) }
 }
 
 // Client/DeltaSyncLocalStore/DataStore+Identifiers.swift:132
-func example9(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example11(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for await change in dataStore.observe(Post.self, id: post.id) { print(change.mutationType, change.model.title) }
 }
 
 // Client/DeltaSyncLocalStore/DataStore.swift:11
-func example10(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example12(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     try await dataStore.save(Post(blogID: blog.id, title: "Hello"))
     let drafts = try await dataStore.query(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
     for await change in dataStore.observe(Post.self) { print(change.mutationType, change.model.title) }
 }
 
-// Client/DeltaSyncLocalStore/DataStore.swift:132
-func example11(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+// Client/DeltaSyncLocalStore/DataStore.swift:129
+func example13(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func showDrafts() {
+        let drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
+        print(drafts.items.map(\.title), drafts.isSynced)
+    }
+}
+
+// Client/DeltaSyncLocalStore/DataStore.swift:157
+func example14(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     if let synced = try await dataStore.syncMetadata(for: Post.self)?.lastSync { print("posts synced at \(synced)") }
 }
 
 // Client/DeltaSyncLocalStore/Model/Model.swift:10
-func example12(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example15(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let post = Post(blogID: blog.id, title: "Hello")
     try await dataStore.save(post)
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating > 4)
 }
 
 // Client/DeltaSyncLocalStore/Model/ModelIdentifier.swift:5
-func example13(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example16(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let id: ModelIdentifier = "post-1"                                         // a single `id`
     let reaction = ModelIdentifier(["postID": "p1", "userID": "u1"])           // a composite key
 }
 
 // Client/DeltaSyncLocalStore/Model/Relations.swift:5
-func example14(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let blog = try await post.blog.get(from: dataStore)
 }
 
 // Client/DeltaSyncLocalStore/Model/Relations.swift:44
-func example15(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for comment in try await post.comments.fetch(from: dataStore) { print(comment.content) }
 }
 
 // Client/DeltaSyncLocalStore/Model/Temporal.swift:7
-func example16(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let published = Temporal.DateTime(Date())            // 2026-11-22T10:00:00.000Z
     let day: Temporal.Date = "2026-11-22"
 }
 
 // Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:9
-func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let hello = try await dataStore.query(Post.self, byIdentifier: Post.identifier(id: "p1"))
     let like = Reaction.identifier(postID: "p1", userID: "u1")
     try await dataStore.delete(Reaction.self, withIdentifier: like)
@@ -104,71 +129,97 @@ func example17(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:18
-func example18(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let key: ModelIdentifier = Reaction.identifier(postID: "p1", userID: "u1").untyped
     print(key.item)                                   // ["postID": "p1", "userID": "u1"]
 }
 
 // Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:30
-func example19(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = TypedModelIdentifier<Reaction>(["postID": "p1", "userID": "u1"])
 }
 
 // Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:39
-func example20(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let key = TypedModelIdentifier(of: post)
     print(key == Post.identifier(id: post.id))        // true
 }
 
 // Client/DeltaSyncLocalStore/Model/TypedModelIdentifier.swift:49
-func example21(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     print(Reaction.identifier(postID: "p1", userID: "u1"))   // postID=p1#userID=u1
 }
 
 // Client/DeltaSyncLocalStore/Predicate/QueryField.swift:6
-func example22(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let popular = Post.keys.rating > 4 && Post.keys.status == .published
     let swifty = Post.keys.rating.gt(4).or(Post.keys.title.beginsWith("Swift"))
     let posts = try await dataStore.query(Post.self, where: popular || swifty)
 }
 
 // Client/DeltaSyncLocalStore/Predicate/QuerySort.swift:3
-func example23(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.query(Post.self, sort: [.descending(Post.keys.rating), .ascending(Post.keys.title)])
 }
 
-// Client/DeltaSyncLocalStore/Store/QuerySnapshots.swift:7
-func example24(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:28
+func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor final class DraftsScreen {
+        let drafts: LiveQuery<Post>
+        init(dataStore: DataStore) {
+            drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.ascending(Post.keys.title)])
+        }
+        var titles: [String] { drafts.items.map(\.title) }
+    }
+}
+
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:42
+func example28(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func count(_ posts: LiveQuery<Post>) -> Int { posts.items.count }
+}
+
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:57
+func example29(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func status(_ posts: LiveQuery<Post>) -> String { posts.isSynced ? "up to date" : "syncing" }
+}
+
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:65
+func example30(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func problem(_ posts: LiveQuery<Post>) -> String? { posts.error?.description }
+}
+
+// Client/DeltaSyncLocalStore/Store/QuerySnapshots.swift:11
+func example31(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.rating >= 4) {
         print(snapshot.items.map(\.title), snapshot.isSynced ? "synced" : "syncing")
     }
 }
 
 // Client/DeltaSyncClient/DataStore+Location.swift:9
-func example25(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:17
-func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example33(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:40
-func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example34(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let synced = try await dataStore.start()   // [ModelSyncedEvent]: full or delta, per model
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:63
-func example28(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example35(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
     dataStore.resume()
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:82
-func example29(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.save(post)
     for await event in events {
@@ -177,7 +228,7 @@ func example29(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Lifecycle/NetworkPathMonitor.swift:13
-func example30(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath()
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = path
@@ -186,7 +237,7 @@ func example30(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Lifecycle/NetworkPathMonitor.swift:29
-func example31(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath(available: true)
     path.update(available: false)
     print(path.isAvailable)   // false
@@ -194,7 +245,7 @@ func example31(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 
 // Client/DeltaSyncClient/Lifecycle/SystemNetworkPathMonitor.swift:8
 #if canImport(Darwin)
-func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // Apple platforms
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = SystemNetworkPathMonitor()   // the default; nil turns it off
@@ -202,20 +253,20 @@ func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 #endif
 
 // Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:7
-func example33(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let credentials = SyncCredentials(userPoolTokens: { refresh in
         "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     })
 }
 
 // Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:43
-func example34(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let file = Bundle.main.url(forResource: "amplify_outputs", withExtension: "json")!
     let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: file), credentials: SyncCredentials(userPoolTokens: { refresh in "eyJ..." }))
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreConfiguration.swift:6
-func example35(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-..."))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     configuration.conflictHandler = { conflict in .retryLocal }
@@ -223,14 +274,14 @@ func example35(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreEvent.swift:6
-func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events { if case .ready = event { break } }
 }
 
 // Client/DeltaSyncClient/Sync/SyncAuthorization.swift:13
-func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
         token                // an app asks its sign-in for a fresh one when `refresh` is true
@@ -238,13 +289,13 @@ func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Transport/NetworkStack.swift:12
-func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
-func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -254,12 +305,12 @@ func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -268,14 +319,14 @@ func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -283,15 +334,61 @@ func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
     print(try await dataStore.pendingMutations().count)
 }
 
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:22
+func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor final class DraftsScreen {
+        let drafts: LiveQuery<Post>
+
+        init(dataStore: DataStore) {
+            drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft, sort: [.descending(Post.keys.rating)])
+        }
+    }
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:77
+func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let like = Reaction(postID: post.id, userID: "u1", emoji: "👍")
+    print(post.id, like.id)                 // "…", postID=…#userID=u1
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:87
+func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let like = Reaction.identifier(postID: post.id, userID: "u1")
+    if let reaction = try await dataStore.query(Reaction.self, byIdentifier: like) { print(reaction.emoji) }
+    try await dataStore.delete(Reaction.self, withIdentifier: like)
+    try await dataStore.delete(Post.self, withId: post.id, where: Post.keys.status == PostStatus.draft)
+    for await change in dataStore.observe(Post.self, id: post.id) { print(change.mutationType) }
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:105
+func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    #if canImport(Combine)
+    let subscription = dataStore.queryPublisher(for: Post.self, where: Post.keys.rating >= 4)
+        .receive(on: DispatchQueue.main)
+        .sink(receiveCompletion: { print($0) }, receiveValue: { snapshot in print(snapshot.items.count) })
+    subscription.cancel()
+    #endif
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:119
+func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func checkDrafts() async throws {
+        let drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft)
+        let before = drafts.items.count
+        try await dataStore.save(Post(blogID: blog.id, title: "New draft"))
+        while drafts.items.count == before { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -307,14 +404,28 @@ func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:90
+func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    // In SwiftUI: .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
+    dataStore.resume()
+}
+
+// Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:97
+func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let path = SimulatedNetworkPath()
+    var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
+    configuration.networkMonitor = path
+    path.update(available: false)
+}
+
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
         let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
@@ -328,7 +439,7 @@ func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)

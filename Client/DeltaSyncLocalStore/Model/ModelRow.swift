@@ -2,6 +2,12 @@ import DeltaSyncCore
 import DeltaSyncSQLite
 import GRDB
 
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
 /// A stored row of a model, as a query steps over it. Generated models read their fields from
 /// it by position (`init(row:)`), straight from SQLite: a query returning a thousand models
 /// builds no intermediate ``Item`` dictionaries.
@@ -28,6 +34,9 @@ public struct ModelRow {
     init(table: ModelTable, handle: SQLiteStatement) {
         source = Source(table: table, handle: handle)
     }
+
+    /// The row's rowid, when the query selected it after the table's columns.
+    var rowid: Int64 { sqlite3_column_int64(source.handle, Int32(source.table.columns.count)) }
 
     /// Every set column, sync metadata included.
     var item: Item { source.table.item(from: source.handle) }

@@ -50,6 +50,15 @@ package struct DatabaseAccess: Sendable {
         }
     }
 
+    /// Runs `body` in a read transaction on the calling thread, waiting for a reader when none
+    /// is free: for a value that must be there when a synchronous call returns (a live query's
+    /// first results). Counted as a read, so async reads meanwhile go through GRDB's queue.
+    package func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        reads.withLock { $0 += 1 }
+        defer { reads.withLock { $0 -= 1 } }
+        return try writer.read(body)
+    }
+
     /// Runs `body` on GRDB's writer queue, outside any transaction, without waiting for it:
     /// counted as a write while it is queued or running.
     func writeInBackground(_ body: @escaping @Sendable (Database) -> Void) {

@@ -154,4 +154,9 @@ extension LocalDatabase {
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await access.read(body)
     }
+
+    /// Runs `body` in a read transaction on the calling thread (see ``DatabaseAccess/readNow(_:)``).
+    func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try access.readNow(body)
+    }
 }

@@ -7,10 +7,15 @@ struct LocalQuery {
     let sql: String
     let arguments: [DatabaseValue]
 
-    init(table: ModelTable, predicate: QueryPredicate, sort: [QuerySortDescriptor], paginate: QueryPaginationInput?) throws {
+    /// - Parameter rowid: a name of the rowid to select after the table's columns (see
+    ///   ``ObservedRows``), or `nil`.
+    init(
+        table: ModelTable, predicate: QueryPredicate, sort: [QuerySortDescriptor], paginate: QueryPaginationInput?,
+        rowid: String? = nil
+    ) throws {
         let filter = FilterCompiler(table: table).compile(predicate)
         let ranges = Self.indexableRanges(predicate, in: table)
-        var sql = "SELECT \(table.selectList) FROM \(table.quotedName) WHERE (\"_deleted\" IS NULL OR \"_deleted\" = 0)"
+        var sql = "SELECT \(table.selectList)\(rowid.map { ", " + $0 } ?? "") FROM \(table.quotedName) WHERE (\"_deleted\" IS NULL OR \"_deleted\" = 0)"
         for range in ranges { sql += " AND \(range.sql)" }
         sql += " AND \(filter.sql)"
         var arguments = ranges.flatMap(\.arguments) + filter.arguments

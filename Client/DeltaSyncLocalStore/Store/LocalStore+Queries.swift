@@ -35,12 +35,13 @@ extension LocalStore {
         return items
     }
 
-    /// Calls `each` with every row of `table` matching `predicate`, tombstones left out.
+    /// Calls `each` with every row of `table` matching `predicate`, tombstones left out; with
+    /// `rowid`, the rowid by that name follows the table's columns (``ModelRow/rowid``).
     func select(
         _ table: ModelTable, where predicate: QueryPredicate, sort: [QuerySortDescriptor], paginate: QueryPaginationInput?,
-        _ db: Database, each: (ModelRow) throws -> Void
+        rowid: String? = nil, _ db: Database, each: (ModelRow) throws -> Void
     ) throws {
-        let query = try LocalQuery(table: table, predicate: predicate, sort: sort, paginate: paginate)
+        let query = try LocalQuery(table: table, predicate: predicate, sort: sort, paginate: paginate, rowid: rowid)
         // Prepared once per reader connection and predicate shape: preparing was a twentieth of
         // a thousand-row query. A statement still stepping (a select run from inside another's
         // rows) is not reused.

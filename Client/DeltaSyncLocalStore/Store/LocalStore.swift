@@ -24,6 +24,8 @@ package final class LocalStore: Sendable {
     /// The newest remote change of each item that arrived while a local change of it was
     /// pending, by model and key.
     private let heldBack = Locked<[String: Item]>([:])
+    /// How many times ``clear()`` deleted every row (see ``ObservedRows``).
+    private let clearCount = Locked(0)
     /// Called with each committed transaction's changes, after the observers' broadcast.
     private let commitListener = Locked<(@Sendable ([StoredChange]) -> Void)?>(nil)
 
@@ -78,6 +80,16 @@ package final class LocalStore: Sendable {
     package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(DataStoreError) -> T {
         do {
             return try await database.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs `body` in a read transaction on the calling thread, blocking it until a reader is
+    /// free: for a first value that must be there when a synchronous call returns.
+    package func readNow<T>(_ body: (Database) throws -> T) throws(DataStoreError) -> T {
+        do {
+            return try database.readNow(body)
         } catch {
             throw Self.storeError(error)
         }
@@ -141,15 +153,22 @@ package final class LocalStore: Sendable {
 
     private static func heldBackKey(_ model: String, _ modelID: String) -> String { model + "\u{1F}" + modelID }
 
-    /// Deletes every model, pending mutation, held-back change and sync state.
+    /// Deletes every model, pending mutation, held-back change and sync state; observers are
+    /// told (``StoreUpdate/cleared``) once it committed.
     package func clear() async throws(DataStoreError) {
         heldBack.withLock { $0 = [:] }
         syncStopped()
         try await write { db in
+            // Counted before the commit: a query that reads the emptied tables sees the count moved.
+            self.clearCount.withLock { $0 += 1 }
             for table in self.database.tables.values { try db.execute(sql: "DELETE FROM \(table.quotedName)") }
             try db.execute(sql: "DELETE FROM \(ClientTables.outbox)")
             try ModelSyncMetadata.removeAll(db)
+            db.afterNextTransaction { _ in self.feed.publish(.cleared) }
             return []
         }
     }
+
+    /// How many times ``clear()`` deleted every row, counted before each commits.
+    package var clears: Int { clearCount.withLock { $0 } }
 }

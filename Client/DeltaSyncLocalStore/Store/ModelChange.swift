@@ -22,6 +22,25 @@ public struct QuerySnapshot<M: Model>: Sendable {
     /// Whether the model finished syncing with the backend this session; always `false` in
     /// local-only mode.
     public let isSynced: Bool
+    /// The rowid each of `items` was read from (``ObservedRows``); empty when unknown.
+    let rowids: [Int64]
+
+    init(items: [M], isSynced: Bool, rowids: [Int64] = []) {
+        self.items = items
+        self.isSynced = isSynced
+        self.rowids = rowids
+    }
+
+    /// Whether `other` holds the same models. Two models read from the same rowid are the
+    /// same (``ObservedRows``), so only the positions whose rowids differ are compared.
+    func hasSameItems(as other: Self) -> Bool where M: Equatable {
+        guard items.count == other.items.count else { return false }
+        guard rowids.count == items.count, other.rowids.count == items.count else { return items == other.items }
+        for position in items.indices where rowids[position] != other.rowids[position] {
+            if items[position] != other.items[position] { return false }
+        }
+        return true
+    }
 }
 
 /// An untyped change, as the local store records it.
@@ -45,4 +64,6 @@ package enum StoreUpdate: Sendable {
     case committed([StoredChange])
     /// A model finished its sync this session: its query snapshots are now synced.
     case synced(modelName: String)
+    /// ``LocalStore/clear()`` deleted every model.
+    case cleared
 }
