@@ -3,7 +3,9 @@
 //   1. a single `save` (model + outbox entry in one transaction) against one raw INSERT;
 //   2. a predicate query returning 1,000 of 100,000 posts through an `@index`, against the same
 //      SELECT written by hand;
-//   3. applying 100,000 synced records in pages of 1,000, against raw INSERTs of the same rows.
+//   3. applying 100,000 synced records in pages of 1,000, against raw INSERTs of the same rows;
+//   4. a LiveQuery (@Observable) of 1,000 visible posts updated after a save, against the
+//      observeQuery snapshot it follows and the same query run in full (LiveQueryBenchmark.swift).
 //
 //   swift run -c release ClientBenchmark
 import BenchmarkSupport
@@ -168,3 +170,29 @@ row("   raw SELECT * without an index (baseline)", String(format: "%7.3f ms", me
 row("   raw SELECT * with an index (baseline)", String(format: "%7.3f ms", median(rawIndexedTimes)))
 row("   DataStore.query, decoded into Post values", String(format: "%7.3f ms", median(queryTimes)))
 say("   target: < 5 ms")
+
+// MARK: - 4. a live query's update after a save
+
+let liveStore = try await LiveQueryBenchmark.store(in: folder)
+var liveTimes: [Double] = [], snapshotTimes: [Double] = [], requeryTimes: [Double] = []
+// Ten rounds of 100 saves each of the three, in a rotating order; every save has its own n, so
+// every rename changes the results.
+for round in 0..<10 {
+    let measures: [(Range<Int>) async throws -> Void] = [
+        { liveTimes += try await LiveQueryBenchmark.liveUpdates(liveStore, saves: $0) },
+        { snapshotTimes += try await LiveQueryBenchmark.snapshotUpdates(liveStore, saves: $0) },
+        { requeryTimes += try await LiveQueryBenchmark.requeries(liveStore, saves: $0) },
+    ]
+    for step in 0..<3 {
+        let start = (round * 3 + step) * 100
+        try await measures[(round + step) % 3](start..<start + 100)
+    }
+}
+liveTimes.sort()
+snapshotTimes.sort()
+requeryTimes.sort()
+say("4. a query's update after a save: \(LiveQueryBenchmark.visible) visible posts of \(LiveQueryBenchmark.visible * 5), sorted, each save renaming one; \(liveTimes.count) saves each, in rotating rounds")
+row("   save, then the same query run in full (baseline)", String(format: "p50 %.3f ms   p99 %.3f ms", requeryTimes[requeryTimes.count / 2], requeryTimes[requeryTimes.count * 99 / 100]))
+row("   observeQuery's next snapshot on the main actor (baseline)", String(format: "p50 %.3f ms   p99 %.3f ms", snapshotTimes[snapshotTimes.count / 2], snapshotTimes[snapshotTimes.count * 99 / 100]))
+row("   LiveQuery.items changed (@Observable, main actor)", String(format: "p50 %.3f ms   p99 %.3f ms", liveTimes[liveTimes.count / 2], liveTimes[liveTimes.count * 99 / 100]))
+say("   target: p50 < 2 ms")
