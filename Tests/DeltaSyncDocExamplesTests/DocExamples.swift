@@ -162,7 +162,7 @@ func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     try await dataStore.query(Post.self, sort: [.descending(Post.keys.rating), .ascending(Post.keys.title)])
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:28
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:30
 func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor final class DraftsScreen {
         let drafts: LiveQuery<Post>
@@ -173,17 +173,17 @@ func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     }
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:42
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:44
 func example28(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func count(_ posts: LiveQuery<Post>) -> Int { posts.items.count }
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:57
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:59
 func example29(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func status(_ posts: LiveQuery<Post>) -> String { posts.isSynced ? "up to date" : "syncing" }
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:65
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:67
 func example30(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func problem(_ posts: LiveQuery<Post>) -> String? { posts.error?.description }
 }
@@ -252,21 +252,34 @@ func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 #endif
 
-// Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:7
+// Client/DeltaSyncClient/ModelStore.swift:11
 func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor final class Drafts {
+        let store: any ModelStore
+        init(store: any ModelStore) { self.store = store }
+        func publish(_ post: Post) async throws {
+            var published = post
+            published.status = .published
+            _ = try await store.save(published, where: nil)
+        }
+    }
+}
+
+// Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:7
+func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let credentials = SyncCredentials(userPoolTokens: { refresh in
         "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     })
 }
 
 // Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:43
-func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let file = Bundle.main.url(forResource: "amplify_outputs", withExtension: "json")!
     let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: file), credentials: SyncCredentials(userPoolTokens: { refresh in "eyJ..." }))
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreConfiguration.swift:6
-func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-..."))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     configuration.conflictHandler = { conflict in .retryLocal }
@@ -274,14 +287,14 @@ func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreEvent.swift:6
-func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events { if case .ready = event { break } }
 }
 
 // Client/DeltaSyncClient/Sync/SyncAuthorization.swift:13
-func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
         token                // an app asks its sign-in for a fresh one when `refresh` is true
@@ -289,13 +302,13 @@ func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Transport/NetworkStack.swift:12
-func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
-func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -305,12 +318,12 @@ func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -319,14 +332,14 @@ func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -334,7 +347,7 @@ func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
@@ -342,7 +355,7 @@ func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:22
-func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor final class DraftsScreen {
         let drafts: LiveQuery<Post>
 
@@ -353,13 +366,13 @@ func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:77
-func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = Reaction(postID: post.id, userID: "u1", emoji: "👍")
     print(post.id, like.id)                 // "…", postID=…#userID=u1
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:87
-func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = Reaction.identifier(postID: post.id, userID: "u1")
     if let reaction = try await dataStore.query(Reaction.self, byIdentifier: like) { print(reaction.emoji) }
     try await dataStore.delete(Reaction.self, withIdentifier: like)
@@ -368,7 +381,7 @@ func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:105
-func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     #if canImport(Combine)
     let subscription = dataStore.queryPublisher(for: Post.self, where: Post.keys.rating >= 4)
         .receive(on: DispatchQueue.main)
@@ -378,7 +391,7 @@ func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:119
-func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func checkDrafts() async throws {
         let drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft)
         let before = drafts.items.count
@@ -388,7 +401,7 @@ func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -404,20 +417,20 @@ func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:90
-func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // In SwiftUI: .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
     dataStore.resume()
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:97
-func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath()
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = path
@@ -425,7 +438,7 @@ func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
         let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
@@ -439,7 +452,7 @@ func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example63(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)

@@ -6,7 +6,9 @@ import Observation
 ///
 /// Made by ``DataStore/liveQuery(_:where:sort:)``. It follows the same snapshots as
 /// ``DataStore/observeQuery(for:where:sort:)``: after every committed transaction that changed
-/// `M` (a local save or delete, a sync page, a subscription event) and when `M` finishes syncing.
+/// `M` (a local save or delete, a sync page, a subscription event), after ``DataStore/clear()``,
+/// and when `M` finishes syncing. `M` is `Equatable`, as every generated model is, so that an
+/// update that changes nothing can be told apart and left out.
 ///
 /// - **The first results are there at once.** ``items`` holds them when `liveQuery` returns:
 ///   they are read on the calling thread, the main actor, as GRDB's `ValueObservation` does with
