@@ -17,7 +17,7 @@ import sys
 
 # Modules of the toolchain and the platforms, never declared.
 SYSTEM = {"Foundation", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Musl", "Darwin", "os",
-          "Synchronization", "_Concurrency", "PackagePlugin", "SQLite3", "Observation", "Combine", "SwiftUI", "Network",
+          "Synchronization", "_Concurrency", "PackagePlugin", "SQLite3", "Observation", "Combine", "SwiftUI", "Network", "XcodeProjectPlugin",
           "FoundationNetworking"}
 HTTP = {"Hummingbird", "HummingbirdCore", "HummingbirdTLS", "HummingbirdWebSocket", "HummingbirdWSClient",
         "HummingbirdTesting", "HTTPTypes", "NIOHTTP1", "AsyncHTTPClient"}

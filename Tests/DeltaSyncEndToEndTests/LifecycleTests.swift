@@ -59,19 +59,26 @@ struct LifecycleTests {
         }
     }
 
+    /// A started device without a path monitor whose network went away and came back while it
+    /// waits out its minute of backoff.
+    static func deviceBackFromAnOutage(_ server: SyncServer) async throws -> (DataStore, EventLog, NetworkLink) {
+        let link = try await NetworkLink(to: server.port)
+        let store = try server.device(through: link) { configuration in
+            configuration.networkMonitor = nil
+            configuration.retryBackoff = Self.longBackoff
+        }
+        let log = EventLog(store)
+        try await store.start()
+        link.goOffline()
+        try await log.wait(for: "offline", EventLog.offline)
+        link.goOnline()
+        return (store, log, link)
+    }
+
     @Test("a local save wakes an engine waiting out its backoff")
     func saveWakesTheEngine() async throws {
         try await SyncServer.run { server in
-            let link = try await NetworkLink(to: server.port)
-            let store = try server.device(through: link) { configuration in
-                configuration.networkMonitor = nil
-                configuration.retryBackoff = Self.longBackoff
-            }
-            let log = EventLog(store)
-            try await store.start()
-            link.goOffline()
-            try await log.wait(for: "offline", EventLog.offline)
-            link.goOnline()
+            let (store, log, link) = try await Self.deviceBackFromAnOutage(server)
             try await store.save(Post(id: "p1", blogID: "b1", title: "Saved while sync slept"))
             try await log.waitForEmptyOutbox(of: store)
             #expect(try await server.items("listPosts", selection: "id") == [["id": "p1"]])
@@ -82,16 +89,7 @@ struct LifecycleTests {
     @Test("resume() reconnects at once: from a backoff, and a connected session catches up with a delta sync")
     func resumeReconnects() async throws {
         try await SyncServer.run { server in
-            let link = try await NetworkLink(to: server.port)
-            let store = try server.device(through: link) { configuration in
-                configuration.networkMonitor = nil
-                configuration.retryBackoff = Self.longBackoff
-            }
-            let log = EventLog(store)
-            try await store.start()
-            link.goOffline()
-            try await log.wait(for: "offline", EventLog.offline)
-            link.goOnline()
+            let (store, log, link) = try await Self.deviceBackFromAnOutage(server)
             store.resume()
             try await log.wait(for: "ready after resume()", EventLog.ready, EventLog.offline, EventLog.ready)
 
