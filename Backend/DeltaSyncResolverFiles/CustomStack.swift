@@ -219,10 +219,7 @@ struct CustomStack {
             } catch {
                 throw ResolverFileError(file: "\(file)#\(id)", message: "LambdaConfig.LambdaFunctionArn: \(error.reason).")
             }
-            // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
-            let parts = arn.split(separator: ":", omittingEmptySubsequences: false)
-            guard let index = parts.firstIndex(of: "function"), index + 1 < parts.count else { return .lambda(function: arn) }
-            return .lambda(function: String(parts[index + 1]))
+            return .lambda(function: LambdaDataSource.functionName(inArn: arn))
         default:
             return .unsupported("a \(type.isEmpty ? "data source without a Type" : type) data source does not run on DeltaSync")
         }

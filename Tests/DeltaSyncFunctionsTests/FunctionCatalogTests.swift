@@ -102,6 +102,8 @@ import Testing
         let calc = try #require(catalog.function(named: "calc-${env}"))
         #expect(calc.source == .amplifyProject)
         #expect(calc.timeout == .seconds(25))
+        #expect(catalog.function(named: "calc-dev")?.name == "calc", "the deployed name, as an ARN in a template holds it")
+        #expect(catalog.function(named: "calc-prod") == nil, "another environment's is not this one's")
         let process = try #require(calc.process)
         #expect(process.workingDirectory == folder + "/amplify/backend/function/calc/src")
         #expect(process.command.first == "node")

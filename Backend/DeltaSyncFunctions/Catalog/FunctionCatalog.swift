@@ -134,7 +134,9 @@ public struct FunctionCatalog: Sendable {
     /// 1. as written (`calc`, or `calc-dev` configured by its deployed name);
     /// 2. with `${env}` replaced by the environment name (`calc-${env}` → `calc-dev`);
     /// 3. with `-${env}` and `${env}` removed (`calc-${env}` → `calc`, the Amplify folder's
-    ///    name, which is also what Amplify deploys when the environment is `NONE`).
+    ///    name, which is also what Amplify deploys when the environment is `NONE`);
+    /// 4. a deployed name without its environment (`calc-dev` → `calc`, as an ARN in a resolver
+    ///    template names it).
     ///
     /// ```swift
     /// catalog.function(named: "calc-${env}")?.name   // "calc"
@@ -192,6 +194,11 @@ public struct FunctionCatalog: Sendable {
         var names = [written]
         names.append(written.replacingOccurrences(of: "${env}", with: environmentName))
         names.append(written.replacingOccurrences(of: "-${env}", with: "").replacingOccurrences(of: "${env}", with: ""))
+        // A deployed name (`resize-dev`, as an ARN in a template holds it) names the project's
+        // function `resize`.
+        if environmentName != "NONE", written.hasSuffix("-" + environmentName) {
+            names.append(String(written.dropLast(environmentName.count + 1)))
+        }
         return names
     }
 

@@ -6,7 +6,7 @@ import Logging
 /// `{"operation": "Invoke", "payload": ...}` calls the function with the payload as its event
 /// and answers what it returns. `"invocationType": "Event"` starts it without waiting and
 /// answers `{"success": true}` at once, as Lambda queues such calls.
-struct LambdaDataSource: DataSource {
+package struct LambdaDataSource: DataSource {
     /// The function's name as the schema or the resolver writes it (`echo-${env}`).
     let functionName: String
     let directory: (any FunctionDirectory)?
@@ -43,6 +43,18 @@ struct LambdaDataSource: DataSource {
             logger.info("\(configured.name) for \(context.field) failed: \(error.errorType): \(error.errorMessage)")
             throw DataSourceFailure(type: Self.failedInvocation.rawValue, message: error.errorMessage)
         }
+    }
+
+    /// The function's name in a Lambda ARN (`arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]`),
+    /// or the text itself when it is a bare name.
+    ///
+    /// ```swift
+    /// LambdaDataSource.functionName(inArn: "arn:aws:lambda:us-east-1:123456789012:function:resize-dev:live")   // "resize-dev"
+    /// ```
+    package static func functionName(inArn arn: String) -> String {
+        let parts = arn.split(separator: ":", omittingEmptySubsequences: false)
+        guard let index = parts.firstIndex(of: "function"), index + 1 < parts.count else { return arn }
+        return String(parts[index + 1])
     }
 
     /// What AppSync reports for a Lambda that threw, timed out or answered nothing usable.

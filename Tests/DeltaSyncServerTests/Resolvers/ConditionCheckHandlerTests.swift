@@ -39,7 +39,7 @@ import Testing
         ])
     }
 
-    static let custom: JSONValue = ["strategy": "Custom", "lambdaArn": "arn:aws:lambda:us-east-1:123456789012:function:resolveTodo-dev"]
+    static let custom: JSONValue = ["strategy": "Custom", "lambdaArn": "arn:aws:lambda:us-east-1:123456789012:function:resolveTodo"]
 
     @Test func theHandlerSeesTheRequestAndTheStoredItemAndCanRetry() async throws {
         try await Self.withHandler({ event in

@@ -1,6 +1,5 @@
 import DeltaSyncCore
 import DeltaSyncDynamoDB
-import DeltaSyncFunctions
 
 /// What a write does when its condition fails and the stored item is not what it would have
 /// written: `condition.conditionalCheckFailedHandler`.
@@ -35,14 +34,6 @@ enum ConditionCheckFailure: Sendable, Equatable {
             throw DataSourceFailure.validation(
                 "conditionalCheckFailedHandler's strategy is Reject or Custom, not \(handler["strategy"].jsonText).")
         }
-    }
-
-    /// The function's name in an ARN (`arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]`),
-    /// or the text itself when it is a bare name.
-    static func functionName(inArn arn: String) -> String {
-        let parts = arn.split(separator: ":", omittingEmptySubsequences: false)
-        guard let index = parts.firstIndex(of: "function"), index + 1 < parts.count else { return arn }
-        return String(parts[index + 1])
     }
 
     /// What the function answered.
@@ -102,15 +93,12 @@ extension DynamoDBDataSource {
         }
     }
 
+    /// Calls the handler as a Lambda data source calls its function: the same lookup, errors
+    /// (`Lambda:Unhandled`) and logging.
     private func askConditionHandler(
         _ lambdaArn: String, request: JSONValue, existing: Item?, context: ResolverContext
     ) async throws(DataSourceFailure) -> ConditionCheckFailure.Decision {
-        let name = ConditionCheckFailure.functionName(inArn: lambdaArn)
-        guard let configured = conditionHandler(named: name) else {
-            throw DataSourceFailure(
-                type: LambdaDataSource.failedInvocation.rawValue,
-                message: "The conditional check handler '\(name)' (\(lambdaArn)) is not configured: name it in functions.json next to the schema or with --function, or add amplify/backend/function/<name>/src to the project.")
-        }
+        let name = LambdaDataSource.functionName(inArn: lambdaArn)
         let event: JSONValue = [
             "arguments": .object(context.arguments),
             "requestMapping": request,
@@ -122,23 +110,8 @@ extension DynamoDBDataSource {
             ],
             "identity": context.identity,
         ]
-        let answer: JSONValue
-        do {
-            answer = try await configured.function.invoke(LambdaInvocation(functionName: configured.name, event: event, timeout: configured.timeout))
-        } catch {
-            environment.logger.info("The conditional check handler \(configured.name) for \(context.field) failed: \(error.errorType): \(error.errorMessage)")
-            throw DataSourceFailure(type: LambdaDataSource.failedInvocation.rawValue, message: error.errorMessage)
-        }
-        return try ConditionCheckFailure.Decision(answer, function: configured.name)
-    }
-
-    /// The function an ARN names. An ARN carries the deployed name (`resolveTodo-dev`); the
-    /// project's functions are known by the name they are written with (`resolveTodo-${env}`),
-    /// so the environment suffix is tried as `${env}` too.
-    private func conditionHandler(named name: String) -> ConfiguredFunction? {
-        guard let functions = environment.functions else { return nil }
-        if let found = functions.function(named: name) { return found }
-        guard let dash = name.lastIndex(of: "-") else { return nil }
-        return functions.function(named: name[..<dash] + "-${env}")
+        let handler = LambdaDataSource(functionName: name, directory: environment.functions, logger: environment.logger)
+        let answer = try await handler.invoke(["operation": "Invoke", "payload": event], context: context)
+        return try ConditionCheckFailure.Decision(answer, function: name)
     }
 }
