@@ -13,13 +13,16 @@ import Testing
 struct NetworkStackTests {
     static let http: [String: any HTTPExchange] = ["URLSession": URLSessionHTTPExchange(session: .shared), "NIO": NIOHTTPExchange()]
 
-    static var realtime: [String: any RealtimeTransport] {
+    static let realtime: [String: any RealtimeTransport] = {
         var transports: [String: any RealtimeTransport] = ["NIO": NIORealtimeTransport(logger: Logger(label: "test"))]
         #if canImport(Darwin)
         transports["URLSession"] = URLSessionRealtimeTransport(session: .shared)
         #endif
         return transports
-    }
+    }()
+
+    /// The realtime stacks this platform has: each runs the test below, none passes by skipping.
+    static let realtimeStacks = realtime.keys.sorted()
 
     @Test("a query and a mutation, a GraphQL error, a refused key", arguments: ["URLSession", "NIO"])
     func graphQLOverHTTP(stack: String) async throws {
@@ -53,9 +56,9 @@ struct NetworkStackTests {
         }
     }
 
-    @Test("the realtime handshake and a subscription's event", arguments: ["URLSession", "NIO"])
+    @Test("the realtime handshake and a subscription's event", arguments: realtimeStacks)
     func realtimeWebSocket(stack: String) async throws {
-        guard let transport = Self.realtime[stack] else { return }  // URLSession's WebSocket: Apple platforms only
+        let transport = try #require(Self.realtime[stack])
         try await SyncServer.run { server in
             let header = Data(#"{"host":"127.0.0.1:\#(server.port)","x-api-key":"\#(SyncServer.apiKey)"}"#.utf8).base64EncodedString()
             let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)/graphql/realtime?header=\(header)&payload=e30=".replacingOccurrences(of: "+", with: "%2B")))

@@ -24,7 +24,7 @@ package struct NIOHTTPExchange: HTTPExchange {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await Self.http.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+            let response = try await Self.http.execute(request, timeout: TimeAmount(timeout))
             let text = String(buffer: try await response.body.collect(upTo: Self.maximumAnswerBytes))
             return HTTPAnswer(status: Int(response.status.code), body: text)
         } catch {

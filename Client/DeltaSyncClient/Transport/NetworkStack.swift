@@ -14,23 +14,19 @@ import FoundationNetworking
 /// configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
 /// ```
 public struct NetworkStack: Sendable {
-    /// What the stack is, for logs and test names.
-    public let name: String
     let http: any HTTPExchange
     let realtime: @Sendable (Logger) -> any RealtimeTransport
 
     /// The system's networking through `session`: the default on Apple platforms.
     public static func urlSession(_ session: URLSession = .shared) -> NetworkStack {
-        NetworkStack(
-            name: "URLSession", http: URLSessionHTTPExchange(session: session),
-            realtime: { _ in URLSessionRealtimeTransport(session: session) })
+        NetworkStack(http: URLSessionHTTPExchange(session: session), realtime: { _ in URLSessionRealtimeTransport(session: session) })
     }
 
     #if NIOTransport
     /// SwiftNIO: AsyncHTTPClient and a NIO WebSocket. The default on Linux. Built with the
     /// package's `NIOTransport` trait (part of the default `Server` trait).
     public static var nio: NetworkStack {
-        NetworkStack(name: "NIO", http: NIOHTTPExchange(), realtime: { logger in NIORealtimeTransport(logger: logger) })
+        NetworkStack(http: NIOHTTPExchange(), realtime: { logger in NIORealtimeTransport(logger: logger) })
     }
     #endif
 

@@ -16,7 +16,7 @@ package struct URLSessionHTTPExchange: HTTPExchange {
     package func post(_ url: URL, headers: [String: String], body: [UInt8], timeout: Duration) async throws(HTTPExchangeFailure) -> HTTPAnswer {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
-        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        request.timeoutInterval = timeout / .seconds(1)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = Data(body)
         do {
