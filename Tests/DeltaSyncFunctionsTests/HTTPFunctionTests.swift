@@ -111,7 +111,7 @@ import Testing
         try await body(Self.server.url())
     }
 
-    func failure(_ function: HTTPFunction, timeout: Duration = .seconds(5)) async -> FunctionFailure? {
+    func failure(_ function: HTTPFunction, timeout: Duration = .seconds(60)) async -> FunctionFailure? {
         do {
             _ = try await function.invoke(LambdaInvocation(functionName: "f", event: ["n": 1], timeout: timeout))
             return nil
