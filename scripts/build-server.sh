@@ -64,4 +64,10 @@ if ldd "$out/deltasync" | grep -q "not found"; then
   ldd "$out/deltasync" | grep "not found" >&2
   exit 1
 fi
+# A release's version, commit and date (`deltasync --version`), when DELTASYNC_STAMP gives them as
+# "VERSION COMMIT DATE" (docker/Dockerfile's build argument; scripts/release.sh stamps its own copy).
+if [ -n "${DELTASYNC_STAMP:-}" ]; then
+  read -r -a stamp <<< "$DELTASYNC_STAMP"
+  python3 scripts/stamp-build.py "$out/deltasync" "${stamp[@]}"
+fi
 echo "staged in $out: $(cd "$out" && ls | tr '\n' ' ')"
