@@ -13,6 +13,11 @@ command -v node >/dev/null 2>&1 || missing+=(nodejs)
 # The PostgreSQL store's tests: a throw-away cluster (scripts/postgres-cluster.sh).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 
+# The image's runtime root filesystem for its smoke suite, built without a container engine
+# (scripts/image-rootfs.sh); readelf (binutils) lists a binary's libraries (check-image-libraries.py).
+command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
+command -v readelf >/dev/null 2>&1 || missing+=(binutils)
+
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
   SUDO=""

@@ -24,6 +24,8 @@ DOCKERFILE = os.path.join(ROOT, "docker", "Dockerfile")
 COMPOSE = os.path.join(ROOT, "compose.yaml")
 TEST_SH = os.path.join(ROOT, "scripts", "test.sh")
 BUILD_SCRIPT = "scripts/build-server.sh"
+# The runtime stage's packages, user and folders.
+RUNTIME_SCRIPT = "docker/runtime.sh"
 # What scripts/build-server.sh puts in its OUTDIR (besides Swift libraries in debug builds).
 STAGED_FILES = {"deltasync", "schema.graphql"}
 ENTRYPOINT_PREFIX = ["deltasync", "serve", "--host", "0.0.0.0", "--data-dir", "/data"]
@@ -101,6 +103,8 @@ def image(path=None):
             found["volumes"] += json.loads(rest) if rest.startswith("[") else rest.split()
         elif name == "ENV":
             found.setdefault("env", []).append(rest)
+        elif name == "WORKDIR" and stage == 1:
+            found["workdir"] = rest
     calls = [(stage, shlex.split(command)) for stage, command in found["run"] if BUILD_SCRIPT in command]
     found["build_calls"] = calls
     if len(calls) == 1:
@@ -110,6 +114,16 @@ def image(path=None):
     if copies:
         found["app_dir"] = copies[0]
     return found
+
+
+def runtime_settings(path=None):
+    """docker/runtime.sh's settings: its `NAME=value` lines, the package list and the text."""
+    with open(path or os.path.join(ROOT, RUNTIME_SCRIPT), encoding="utf-8") as file:
+        text = file.read()
+    settings = dict(re.findall(r'^([A-Z_]+)="?([^"\n]*)"?$', text, re.MULTILINE))
+    settings["packages"] = settings.get("PACKAGES", "").split()
+    settings["text"] = text
+    return settings
 
 
 class YAMLSubset:
@@ -493,12 +507,21 @@ def check():
         if not re.match(rf"(debian|ubuntu):{distro}-slim|(debian|ubuntu):{distro}\b", runtime_image.split()[0]):
             failures.append(f"docker/Dockerfile: the runtime image {runtime_image} is not the build image's distribution "
                             f"({distro}): the binary needs the glibc it was linked against")
-    if not any("libsqlite3-0" in command for stage, command in found["run"] if stage == 1):
-        failures.append("docker/Dockerfile: the runtime stage must install libsqlite3-0")
+    # The runtime stage is docker/runtime.sh, which scripts/image-rootfs.sh runs too.
+    runtime_runs = [command for stage, command in found["run"] if stage == 1]
+    if runtime_runs != [f"--mount=type=bind,source={RUNTIME_SCRIPT},target=/tmp/runtime.sh sh /tmp/runtime.sh"]:
+        failures.append(f"docker/Dockerfile: the runtime stage's only RUN must be {RUNTIME_SCRIPT} (bind-mounted at "
+                        f"/tmp/runtime.sh), the script scripts/image-rootfs.sh runs; got {runtime_runs}")
+    runtime = runtime_settings()
+    if "libsqlite3-0" not in runtime["packages"]:
+        failures.append(f"{RUNTIME_SCRIPT}: PACKAGES must include libsqlite3-0")
 
     # How it runs: non-root, the port, the data folder, the command and the health check.
-    if found.get("user") != "deltasync" or not any("useradd" in c and "deltasync" in c for _, c in found["run"]):
-        failures.append("docker/Dockerfile: run as the non-root user deltasync (useradd ... deltasync; USER deltasync)")
+    if found.get("user") != "deltasync" or runtime.get("USER_NAME") != "deltasync" or "useradd" not in runtime["text"]:
+        failures.append(f"docker/Dockerfile: run as the non-root user deltasync (useradd in {RUNTIME_SCRIPT} with "
+                        f"USER_NAME=deltasync; USER deltasync)")
+    if runtime.get("DATA") != "/data" or found.get("workdir") != "/data":
+        failures.append(f"docker/Dockerfile: WORKDIR /data, the data folder {RUNTIME_SCRIPT} makes (DATA=/data)")
     port = default_port()
     if found["expose"] != [port]:
         failures.append(f"docker/Dockerfile: EXPOSE {found['expose']} is not the server's default port {port}")

@@ -6,6 +6,20 @@ cd "$(dirname "$0")/.."
 
 bash scripts/bootstrap.sh
 
+# The image's runtime root filesystem (scripts/image-rootfs.sh: a Debian of the image's release
+# with docker/runtime.sh's packages and user), built in the background while Swift compiles; the
+# image smoke suite (Tests/e2e/test_image.py) runs the staged server in it. Needs root (chroot).
+ROOTFS="$PWD/.build/image-rootfs"
+ROOTFS_LOG="$PWD/.build/image-rootfs.log"
+rootfs_pid=""
+if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null; then
+  mkdir -p .build
+  bash scripts/image-rootfs.sh "$ROOTFS" > "$ROOTFS_LOG" 2>&1 &
+  rootfs_pid=$!
+else
+  echo "(not root, or no debootstrap: the image smoke suite, Tests/e2e/test_image.py, will be skipped)"
+fi
+
 echo "== imports declared in Package.swift"
 python3 scripts/check-imports.py
 echo "== the client's documentation: every public declaration, every example current"
@@ -66,5 +80,16 @@ if [ ! -x "$VENV/bin/pytest" ] || ! "$VENV/bin/python" -c "import gql, botocore,
   # the Debian chromium through chromedriver for the console's tests.
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "gql[aiohttp,websockets]==4.4.0" "botocore>=1.35,<2" "pytest>=8" "selenium==4.51.0"
 fi
-# The staged server: what the image holds, run as Tests/e2e/test_container.py runs the image's command.
+if [ -n "$rootfs_pid" ]; then
+  echo "== the image's runtime root filesystem"
+  if ! wait "$rootfs_pid"; then cat "$ROOTFS_LOG" >&2; echo "scripts/image-rootfs.sh failed" >&2; exit 1; fi
+  tail -1 "$ROOTFS_LOG"
+  export DELTASYNC_ROOTFS="$ROOTFS"
+fi
+export DELTASYNC_IMAGE_REPORT="$PWD/.build/image-report.txt"
+rm -f "$DELTASYNC_IMAGE_REPORT"
+# The staged server: what the image holds, run as Tests/e2e/test_container.py runs the image's
+# command, in the image's root filesystem (test_image.py), and packaged as a release artifact
+# for the CI action's script (test_ci_server.py).
 DELTASYNC_BIN="$PWD/.build/staged/deltasync" "$VENV/bin/pytest" -q Tests/e2e
+if [ -f "$DELTASYNC_IMAGE_REPORT" ]; then cat "$DELTASYNC_IMAGE_REPORT"; fi
