@@ -15,7 +15,6 @@ import re
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -28,16 +27,15 @@ from gql.transport.appsync_websockets import AppSyncWebsocketsTransport
 
 from conftest import BINARY, ROOT, free_port
 
-_spec = importlib.util.spec_from_file_location("check_docker", ROOT / "scripts" / "check-docker.py")
-check_docker = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_docker)
+_spec = importlib.util.spec_from_file_location("image_run", ROOT / "scripts" / "image_run.py")
+image_run = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(image_run)
 
-IMAGE = check_docker.image()
-RUNTIME = check_docker.runtime_settings()
 ROOTFS = Path(os.environ["DELTASYNC_ROOTFS"]) if os.environ.get("DELTASYNC_ROOTFS") else None
-STAGED = BINARY.parent
-# What a container gets when the image sets no PATH of its own (Docker's default).
-DOCKER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# The folder mounted at the image's /opt/deltasync: the staged server, or DELTASYNC_IMAGE_APP (a
+# release artifact's folder, to try what the image would ship).
+STAGED = Path(os.environ["DELTASYNC_IMAGE_APP"]) if os.environ.get("DELTASYNC_IMAGE_APP") else BINARY.parent
+USER_ID = image_run.USER_ID
 # `docker stop`'s default grace period before SIGKILL.
 GRACE_SECONDS = 10
 
@@ -51,25 +49,8 @@ SYNC_POSTS = """query { syncPosts(limit: 100) { items { id title _version _delet
 ON_CREATE = "subscription { onCreatePost { id title } }"
 
 
-def image_environment():
-    """The image's ENV lines applied over Docker's defaults, plus HOME from the user's entry."""
-    environment = {"PATH": DOCKER_PATH, "HOME": RUNTIME["DATA"]}
-    for line in IMAGE.get("env", []):
-        name, _, value = line.partition("=")
-        environment[name] = re.sub(r"\$(\w+)|\$\{(\w+)\}", lambda m: environment.get(m.group(1) or m.group(2), ""), value)
-    return environment
-
-
-def in_image(argv, data: Path, workdir: str):
-    """A command line that runs argv in the image: the tree with the staged folder and `data`
-    mounted, /proc mounted, as the image's user, with its environment, in `workdir`."""
-    user = f"{RUNTIME['USER_ID']}:{RUNTIME['USER_ID']}"
-    environment = [f"{name}={value}" for name, value in image_environment().items()]
-    script = ('mount --bind "$1" "$3$4" && mount --bind "$2" "$3$5" && mount -t proc proc "$3/proc" '
-              '&& shift 5 && exec chroot --userspec="$1" --groups= "$2" /usr/bin/env -i -C "$3" "${@:4}"')
-    return ["unshare", "--mount", "--propagation", "private", "bash", "-c", script, "bash",
-            str(STAGED), str(data), str(ROOTFS), IMAGE["app_dir"], RUNTIME["DATA"],
-            user, str(ROOTFS), workdir, *environment, *argv]
+def in_image(argv, data: Path, workdir=None):
+    return image_run.command(argv, ROOTFS, STAGED, data, workdir)
 
 
 class ImageServer:
@@ -78,9 +59,8 @@ class ImageServer:
     def __init__(self, data: Path):
         self.port = free_port()
         self.data = data
-        argv = IMAGE["entrypoint"] + IMAGE["cmd"] + ["--port", str(self.port)]
         self.started = time.monotonic()
-        self.process = subprocess.Popen(in_image(argv, data, IMAGE.get("workdir", "/")), stdout=subprocess.PIPE,
+        self.process = subprocess.Popen(in_image(image_run.server_arguments(self.port), data), stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         self.banner = []
         watchdog = threading.Timer(60, self.process.kill)
@@ -120,9 +100,7 @@ class ImageServer:
 @pytest.fixture
 def data_volume():
     """The container's /data volume: empty, owned by the image's user, as Docker creates it."""
-    folder = Path(tempfile.mkdtemp(prefix="deltasync-image-data-"))
-    os.chown(folder, int(RUNTIME["USER_ID"]), int(RUNTIME["USER_ID"]))
-    (ROOTFS / IMAGE["app_dir"].lstrip("/")).mkdir(parents=True, exist_ok=True)
+    folder = image_run.new_data_folder()
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -138,8 +116,7 @@ def test_the_image_serves_creates_syncs_subscribes_and_stops_on_sigterm(data_vol
     server = ImageServer(data_volume)
     try:
         health = subprocess.run(
-            in_image([part.replace(":20002/", f":{server.port}/") for part in IMAGE["healthcheck"] if part != "CMD"],
-                     data_volume, "/"), capture_output=True, text=True, timeout=30)
+            in_image(image_run.health_check(server.port), data_volume, "/"), capture_output=True, text=True, timeout=30)
         assert health.returncode == 0, f"the image's HEALTHCHECK failed inside it: {health.stderr}"
 
         async def scenario():
@@ -173,7 +150,7 @@ def test_the_image_serves_creates_syncs_subscribes_and_stops_on_sigterm(data_vol
         assert created["id"] in {item["id"] for item in synced["items"]}
         assert synced["startedAt"] >= created["_lastChangedAt"]
         stored = list(data_volume.iterdir())
-        assert stored and all(path.stat().st_uid == int(RUNTIME["USER_ID"]) for path in stored), \
+        assert stored and all(path.stat().st_uid == USER_ID for path in stored), \
             "the store must be written to /data as the image's user"
 
         server.process.send_signal(signal.SIGTERM)
@@ -187,7 +164,7 @@ def test_the_image_serves_creates_syncs_subscribes_and_stops_on_sigterm(data_vol
         layer = (ROOTFS / ".deltasync-layer-bytes").read_text().strip() if (ROOTFS / ".deltasync-layer-bytes").exists() else "?"
         staged = sum(path.stat().st_size for path in STAGED.iterdir() if path.is_file())
         report(f"image smoke suite: ready {server.ready_seconds * 1000:.0f} ms after exec (as `docker run` starts it, "
-               f"the example schema, {BINARY.name} from {STAGED}), stopped {(time.monotonic() - stopping) * 1000:.0f} ms "
+               f"the example schema, deltasync from {STAGED}), stopped {(time.monotonic() - stopping) * 1000:.0f} ms "
                f"after SIGTERM; the layer docker/runtime.sh adds: {int(layer) / 1e6:.1f} MB compressed; "
                f"the staged folder: {staged / 1e6:.1f} MB uncompressed")
     finally:
@@ -203,8 +180,8 @@ def test_every_library_the_staged_server_loads_is_in_the_image():
 
 def test_the_image_runs_the_function_runtimes_as_its_user(data_volume):
     """Local `@function` handlers and APPSYNC_JS workers need node and python3 in the image."""
-    for argv, expected in ((["node", "-e", "console.log(process.getuid())"], RUNTIME["USER_ID"]),
-                           (["python3", "-c", "import os; print(os.getuid())"], RUNTIME["USER_ID"]),
+    for argv, expected in ((["node", "-e", "console.log(process.getuid())"], str(USER_ID)),
+                           (["python3", "-c", "import os; print(os.getuid())"], str(USER_ID)),
                            (["deltasync", "--version"], "deltasync")):
         ran = subprocess.run(in_image(argv, data_volume, "/data"), capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0 and expected in ran.stdout, (argv, ran.stdout, ran.stderr)
