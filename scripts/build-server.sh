@@ -59,6 +59,11 @@ if [ -n "$runtime" ]; then
   fi
   for library in $runtime; do cp -L "$library" "$out/"; done
 fi
+if [ "$release" = 1 ]; then
+  # No DWARF, which is most of the file (docs/benchmarks.md, "Release artifacts and the image");
+  # the symbol table stays, so a crash's backtrace still names its functions.
+  strip --strip-debug "$out/deltasync"
+fi
 if ldd "$out/deltasync" | grep -q "not found"; then
   echo "build-server.sh: $out/deltasync misses libraries:" >&2
   ldd "$out/deltasync" | grep "not found" >&2

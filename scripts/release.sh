@@ -35,6 +35,7 @@ checksums() {
     ls deltasync-*.tar.gz > /dev/null 2>&1 || { echo "release.sh: no deltasync-*.tar.gz in $folder" >&2; exit 1; }
     if command -v sha256sum >/dev/null; then sha256sum -- deltasync-*.tar.gz; else shasum -a 256 -- deltasync-*.tar.gz; fi
   ) > "$sums"
+  chmod 644 "$sums"
   mv "$sums" "$folder/SHA256SUMS"
 }
 if [ "${1:-}" = --checksums ]; then
@@ -58,6 +59,8 @@ while [ $# -gt 0 ]; do
 done
 
 commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+# A build of uncommitted changes says so: the commit alone would not describe its source.
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit-dirty"; fi
 if [ -z "$version" ]; then
   # A tag v1.2.3 on this commit names the release; anything else is a development build.
   version="$(git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null | sed 's/^v//')" || true
@@ -99,6 +102,7 @@ else
   # Both Apple architectures in one binary; the system's Swift runtime is used, as on macOS it is.
   swift build -c release --product deltasync --arch arm64 --arch x86_64
   cp "$(swift build -c release --arch arm64 --arch x86_64 --show-bin-path)/deltasync" "$folder/deltasync"
+  strip -S "$folder/deltasync"  # debug information only, as build-server.sh does on Linux
   cp Examples/blog/schema.graphql "$folder/schema.graphql"
 fi
 

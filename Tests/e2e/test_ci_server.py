@@ -78,7 +78,7 @@ def test_the_artifact_holds_the_stamped_server_its_checksum_and_what_a_release_s
     folder = tmp_path / ARTIFACT
     version = subprocess.run([str(folder / "deltasync"), "--version"], capture_output=True, text=True, timeout=60)
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    assert re.fullmatch(rf"deltasync {re.escape(VERSION)} \(commit {commit}, built \d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n",
+    assert re.fullmatch(rf"deltasync {re.escape(VERSION)} \(commit {commit}(-dirty)?, built \d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n",
                         version.stdout), version.stdout
     assert "serve" in (folder / "completions" / "deltasync.bash").read_text()
     assert re.search(r"^libsqlite3\.so\.0\tlibsqlite3-0$", (folder / "NEEDED").read_text(), re.MULTILINE)
