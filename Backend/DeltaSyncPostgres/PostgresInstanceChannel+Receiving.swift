@@ -1,45 +1,55 @@
 import PostgresNIO
 
 extension PostgresInstanceChannel {
+    /// Whether the channel receives within `limit`. Each waiter is resumed exactly once, by
+    /// whichever comes first: the listening connection, the limit, the caller's cancellation, or
+    /// the channel stopping. (A waiter in a task group raced against a sleep could register after
+    /// the sleep had won and the queue had been emptied, and then wait for ever.)
     func waitUntilReceiving(limit: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let now = self.state.withLockedValue { state -> Bool in
-                        if state.receiving { return true }
-                        state.waiters.append(continuation)
-                        return false
-                    }
-                    if now { continuation.resume() }
+        let id = state.withLockedValue { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                // An answer now, or nil once the waiter is registered (under the one lock).
+                let now = state.withLockedValue { state -> Bool? in
+                    if state.stopped || Task.isCancelled { return false }
+                    if state.receiving { return true }
+                    state.waiters[id] = continuation
+                    return nil
                 }
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            if !first {
-                // The waiter is still queued: resume it, so the group can finish.
-                let waiters = state.withLockedValue { state in
-                    defer { state.waiters = [] }
-                    return state.waiters
+                if let now {
+                    continuation.resume(returning: now)
+                    return
                 }
-                waiters.forEach { $0.resume() }
+                Task { [self] in
+                    try? await Task.sleep(for: limit)
+                    resumeWaiter(id, receiving: false)
+                }
             }
-            group.cancelAll()
-            return first
+        } onCancel: {
+            resumeWaiter(id, receiving: false)
         }
     }
 
-    private func setReceiving(_ receiving: Bool) {
+    /// Resumes waiter `id` if nothing resumed it yet.
+    private func resumeWaiter(_ id: Int, receiving: Bool) {
+        state.withLockedValue { $0.waiters.removeValue(forKey: id) }?.resume(returning: receiving)
+    }
+
+    /// Resumes every waiter with `receiving`.
+    func resumeWaiters(receiving: Bool) {
         let waiters = state.withLockedValue { state in
-            state.receiving = receiving
-            guard receiving else { return [CheckedContinuation<Void, Never>]() }
-            defer { state.waiters = [] }
+            defer { state.waiters = [:] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        waiters.values.forEach { $0.resume(returning: receiving) }
+    }
+
+    private func setReceiving(_ receiving: Bool) {
+        state.withLockedValue { $0.receiving = receiving }
+        if receiving { resumeWaiters(receiving: true) }
     }
 
     func listen(_ receive: @escaping @Sendable (String) -> Void) async {

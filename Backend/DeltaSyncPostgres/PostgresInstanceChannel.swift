@@ -71,7 +71,11 @@ final class PostgresInstanceChannel: InstanceChannel {
         var receiving = false
         /// The listening connection while it is up; messages are sent on it too.
         var connection: PostgresConnection?
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Callers of `waitUntilReceiving`, by id; each removed when resumed.
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var nextWaiter = 0
+        /// Set once `run` returned: nothing will ever receive.
+        var stopped = false
     }
 
     init(name: String, store: PostgresItemStore) {
@@ -97,5 +101,10 @@ final class PostgresInstanceChannel: InstanceChannel {
             group.cancelAll()
         }
         wake.continuation.finish()
+        state.withLockedValue { state in
+            state.stopped = true
+            state.receiving = false
+        }
+        resumeWaiters(receiving: false)
     }
 }

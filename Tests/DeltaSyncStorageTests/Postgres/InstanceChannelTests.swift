@@ -101,4 +101,29 @@ import Testing
             }
         }
     }
+
+    /// A server asks whether the channel receives as it starts, and may be stopped at once: the
+    /// question must be answered however the start ends, or the server's shutdown waits on it.
+    @Test("a wait is answered when its task is cancelled, when the channel stops, and at its limit", .timeLimit(.minutes(1)))
+    func waitsEnd() async throws {
+        try await PostgresCluster.withStore([Fixtures.post]) { store in
+            let channel = store.instanceChannel(named: "events")
+            // Never run: nothing will receive. Cancelled before and while it waits.
+            let cancelledFirst = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await channel.waitUntilReceiving(limit: .seconds(600))
+            }
+            #expect(await cancelledFirst.value == false)
+            let cancelledLater = Task { await channel.waitUntilReceiving(limit: .seconds(600)) }
+            cancelledLater.cancel()
+            #expect(await cancelledLater.value == false)
+            #expect(await channel.waitUntilReceiving(limit: .milliseconds(50)) == false)
+            // Run, received, stopped: a later wait is answered at once.
+            let running = Task { await channel.run { _ in } }
+            #expect(await channel.waitUntilReceiving(limit: .seconds(600)))
+            running.cancel()
+            await running.value
+            #expect(await channel.waitUntilReceiving(limit: .seconds(600)) == false)
+        }
+    }
 }
