@@ -166,3 +166,25 @@ def test_serve_starts_a_server_for_later_steps_and_writes_its_outputs(releases, 
             assert json.load(response) == {"data": {"listBlogs": {"items": []}}}
     finally:
         os.kill(pid, signal.SIGTERM)
+
+
+def test_the_homebrew_formula_names_each_platforms_artifact_and_checksum(releases, tmp_path):
+    sums = tmp_path / "SHA256SUMS"
+    ours = (releases / "SHA256SUMS").read_text().split()[0]
+    others = {"macos-universal": "a" * 64, "linux-x86_64": "b" * 64, "linux-arm64": "c" * 64}
+    others[platform()] = ours
+    sums.write_text("".join(f"{digest}  deltasync-{VERSION}-{name}.tar.gz\n" for name, digest in others.items()))
+    made = subprocess.run(["python3", str(ROOT / "scripts" / "homebrew-formula.py"), VERSION, str(sums)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    formula = made.stdout
+    for name, digest in others.items():
+        url = f"https://github.com/deltasync/deltasync/releases/download/v{VERSION}/deltasync-{VERSION}-{name}.tar.gz"
+        assert f'url "{url}"\n' in formula and f'sha256 "{digest}"' in formula
+        assert formula.index(url) < formula.index(digest)
+    assert 'bin.install "deltasync"' in formula and 'zsh_completion.install "completions/_deltasync"' in formula
+    # A release missing a platform's artifact gets no formula.
+    sums.write_text(f"{ours}  deltasync-{VERSION}-{platform()}.tar.gz\n")
+    refused = subprocess.run(["python3", str(ROOT / "scripts" / "homebrew-formula.py"), VERSION, str(sums)],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "lists no" in refused.stderr
