@@ -34,17 +34,14 @@ import Testing
 
     struct Thrown: Error {}
 
-    /// The fields the hooks fix on a test's schemas live as long as the test (a suite value per test).
-    let frozen = FrozenFields()
-
-    func schema() throws -> GraphQLSchema {
-        let schema = try buildSchema(source: Self.sdl)
+    static func schema() throws -> GraphQLSchema {
+        let schema = try buildSchema(source: sdl)
         let shout = try #require(schema.getType(name: "Shout") as? GraphQLScalarType)
         GraphQLLibraryHooks.replaceScalar(
             shout,
             parseValue: { value in .string((value.string ?? "").uppercased()) },
             parseLiteral: { ast in .string(((ast as? StringValue)?.value ?? "").uppercased() + "!") })
-        try GraphQLLibraryHooks.freezeInputFields(schema, in: frozen)
+        try GraphQLLibraryHooks.freezeInputFields(schema)
         let query = try #require(schema.queryType)
         try GraphQLLibraryHooks.attach(
             [
@@ -54,25 +51,25 @@ import Testing
                 "other": { _, _, _, _ in "here" },
                 "fails": { _, _, _, _ in throw Thrown() },
                 "count": { _, args, _, _ in args["filter"]["size"].int },
-            ], to: query, in: frozen)
+            ], to: query)
         return schema
     }
 
-    func run(_ query: String, _ variables: [String: Map] = [:]) async throws -> GraphQLResult {
+    static func run(_ query: String, _ variables: [String: Map] = [:]) async throws -> GraphQLResult {
         try await GraphQL.execute(
             schema: try schema(), documentAST: try parse(source: Source(body: query)), rootValue: (), context: (),
             variableValues: variables)
     }
 
     @Test func aReplacedScalarParsesVariablesAndLiterals() async throws {
-        let fromVariable = try await run("query($v: Shout) { echo(value: $v) }", ["v": "hey"])
+        let fromVariable = try await Self.run("query($v: Shout) { echo(value: $v) }", ["v": "hey"])
         #expect(fromVariable.data?["echo"] == "HEY")
-        let fromLiteral = try await run("{ echo(value: \"hey\") }")
+        let fromLiteral = try await Self.run("{ echo(value: \"hey\") }")
         #expect(fromLiteral.data?["echo"] == "HEY!")
     }
 
     @Test func attachedResolversRunAndFrozenInputFieldsCoerce() async throws {
-        let schema = try schema()
+        let schema = try Self.schema()
         let filter = try #require(schema.getType(name: "Filter") as? GraphQLInputObjectType)
         #expect(try filter.fields().keys.sorted() == ["name", "size"])
         // Coercion reads the replaceable thunk: one without `size` refuses it.
@@ -83,25 +80,25 @@ import Testing
         let refused = validate(
             schema: narrowed, ast: try parse(source: Source(body: "{ count(filter: {size: 3}) }")))
         #expect(!refused.isEmpty)
-        let result = try await run("query($f: Filter) { count(filter: $f) }", ["f": ["size": 3]])
+        let result = try await Self.run("query($f: Filter) { count(filter: $f) }", ["f": ["size": 3]])
         #expect(result.errors.isEmpty)
         #expect(result.data?["count"] == 3)
     }
 
     @Test func theDefaultResolverReadsKeySubscriptableSources() async throws {
-        let result = try await run("{ page { items nextToken } }")
+        let result = try await Self.run("{ page { items nextToken } }")
         #expect(result.data?["page"] == ["items": ["a", "b"], "nextToken": "t"])
     }
 
     @Test func aNullableRootReturningNilIsNullBesideItsSiblings() async throws {
-        let result = try await run("{ missing other }")
+        let result = try await Self.run("{ missing other }")
         #expect(result.errors.isEmpty)
         #expect(result.data?["missing"] == .null)
         #expect(result.data?["other"] == "here")
     }
 
     @Test func errorsKeepWhatAResolverThrewAndTheLibrarysWording() async throws {
-        let result = try await run("{ a: fails }")
+        let result = try await Self.run("{ a: fails }")
         let error = try #require(result.errors.first)
         #expect(error.originalError is Thrown)
         #expect(error.path.elements == [.key("a")])
@@ -113,7 +110,7 @@ import Testing
             #expect(error.message.hasPrefix("Syntax Error GraphQL (1:8) "))
         }
 
-        let validation = validate(schema: try schema(), ast: try parse(source: Source(body: "{ nope }")))
+        let validation = validate(schema: try Self.schema(), ast: try parse(source: Source(body: "{ nope }")))
         #expect(validation.map(\.message) == [#"Cannot query field "nope" on type "Query"."#])
         #expect(
             ValidationMessage.appSyncStyle(validation[0].message)

@@ -6,10 +6,10 @@ import GraphQL
 /// field throws its error: the executor nulls it, or its parent when it is non-null.
 enum FieldReadGuard {
     /// Wraps every field of `type` (a model's), `ownerNames` being its owner fields shown as
-    /// the username (``OwnerName``); the fields are kept in `frozen`.
-    static func install(on type: GraphQLObjectType, ownerNames: Set<String>, in frozen: FrozenFields) throws {
+    /// the username (``OwnerName``).
+    static func install(on type: GraphQLObjectType, ownerNames: Set<String>) throws {
         let typeName = type.name
-        try GraphQLLibraryHooks.wrapFields(of: type, in: frozen) { name, resolve in
+        try GraphQLLibraryHooks.wrapFields(of: type) { name, resolve in
             let read: GraphQLFieldResolve = resolve ?? { source, _, _, info in
                 guard let object = source as? ModelObject else { return nil }
                 return ownerNames.contains(info.fieldName)

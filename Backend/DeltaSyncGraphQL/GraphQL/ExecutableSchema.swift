@@ -9,8 +9,9 @@ import GraphQL
 /// what the server executes cannot drift apart.
 package struct ExecutableSchema: Sendable {
     package let graphQL: GraphQLSchema
-    /// The fields set up on `graphQL`'s types: they live as long as this value (see ``FrozenFields``).
-    let frozenFields = FrozenFields()
+    /// Ends `graphQL`'s type cycles, and with them the resolvers and the store, when the last
+    /// copy of this value goes.
+    private let release: SchemaTypeRelease
     package let sdl: String
     /// Plans projections; ``ItemPlanner/projection(for:)`` binds one to a request's caller.
     let planner: ItemPlanner
@@ -60,11 +61,11 @@ package struct ExecutableSchema: Sendable {
     package init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
         sdl = schema.appSyncSDL(authModes: environment.policy.directives.modes)
         graphQL = try buildSchema(source: sdl)
+        release = SchemaTypeRelease(graphQL)
         subscriptionTriggers = try Self.subscriptionTriggers(sdl)
         AWSScalars.install(in: graphQL)
         BuiltInScalars.install(in: graphQL)
-        frozenFields.own(graphQL)
-        try GraphQLLibraryHooks.freezeInputFields(graphQL, in: frozenFields)
+        try GraphQLLibraryHooks.freezeInputFields(graphQL)
         let queries = QueryResolvers(environment: environment)
         let syncs = SyncResolvers(environment: environment)
         let planner = ItemPlanner(schema: schema, relations: queries, logger: environment.logger)
@@ -76,7 +77,7 @@ package struct ExecutableSchema: Sendable {
         // fields' read guard wraps them.
         for (typeName, resolvers) in FunctionFields.resolvers(of: schema, environment: environment) {
             guard let type = graphQL.getType(name: typeName) as? GraphQLObjectType else { continue }
-            try GraphQLLibraryHooks.attach(resolvers, to: type, in: frozenFields)
+            try GraphQLLibraryHooks.attach(resolvers, to: type)
         }
         // The project's own resolvers replace what is generated for their fields; root fields
         // are merged below, after the generated ones.
@@ -88,7 +89,7 @@ package struct ExecutableSchema: Sendable {
         }
         for (typeName, resolvers) in projectResolvers where !["Query", "Mutation", "Subscription"].contains(typeName) {
             guard let type = graphQL.getType(name: typeName) as? GraphQLObjectType else { continue }
-            try GraphQLLibraryHooks.attach(resolvers, to: type, in: frozenFields)
+            try GraphQLLibraryHooks.attach(resolvers, to: type)
         }
         var queryResolvers: [String: GraphQLFieldResolve] = [:]
         var mutationResolvers: [String: GraphQLFieldResolve] = [:]
@@ -103,9 +104,9 @@ package struct ExecutableSchema: Sendable {
             modelMutations.merge(mutationFields.mutations) { first, _ in first }
             guard let type = graphQL.getType(name: model.name) as? GraphQLObjectType else { continue }
             let relations = RelationFields.resolvers(of: model, queries: queries, maxPage: maxPage)
-            try GraphQLLibraryHooks.attach(relations.filter { projectResolvers[model.name]?[$0.key] == nil }, to: type, in: frozenFields)
+            try GraphQLLibraryHooks.attach(relations.filter { projectResolvers[model.name]?[$0.key] == nil }, to: type)
             // Without rules no field can be denied: the executor reads fields unguarded.
-            if !environment.policy.isOpen { try FieldReadGuard.install(on: type, ownerNames: model.compositeOwnerFields, in: frozenFields) }
+            if !environment.policy.isOpen { try FieldReadGuard.install(on: type, ownerNames: model.compositeOwnerFields) }
         }
         let custom = CustomOperationFields.resolvers(of: schema, environment: environment)
         queryResolvers.merge(custom[.query] ?? [:]) { _, custom in custom }
@@ -125,8 +126,8 @@ package struct ExecutableSchema: Sendable {
         self.modelMutations = modelMutations
         readsRequestHeaders = !schema.functionFields.isEmpty || schema.customOperations.contains { !$0.functions.isEmpty || $0.http != nil }
         self.queryFields = queryFields
-        if let query = graphQL.queryType { try GraphQLLibraryHooks.attach(queryResolvers, to: query, in: frozenFields) }
-        if let mutation = graphQL.mutationType { try GraphQLLibraryHooks.attach(mutationResolvers, to: mutation, in: frozenFields) }
+        if let query = graphQL.queryType { try GraphQLLibraryHooks.attach(queryResolvers, to: query) }
+        if let mutation = graphQL.mutationType { try GraphQLLibraryHooks.attach(mutationResolvers, to: mutation) }
     }
 
     private static func subscriptionTriggers(_ sdl: String) throws -> [String: [String]] {
