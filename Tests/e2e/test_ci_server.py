@@ -188,3 +188,53 @@ def test_the_homebrew_formula_names_each_platforms_artifact_and_checksum(release
     refused = subprocess.run(["python3", str(ROOT / "scripts" / "homebrew-formula.py"), VERSION, str(sums)],
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 1 and "lists no" in refused.stderr
+
+
+def action_step(step_id):
+    """The shell of action.yml's step `step_id` (its `run: |` block), as GitHub runs it with bash."""
+    lines = (ROOT / "action.yml").read_text().splitlines()
+    start = lines.index(f"    - id: {step_id}")
+    run = next(n for n in range(start + 1, len(lines)) if lines[n].strip().startswith("run:"))
+    if lines[run].strip() != "run: |":
+        return lines[run].split("run:", 1)[1].strip()
+    body = []
+    for line in lines[run + 1:]:
+        if line.strip() and not line.startswith(" " * 8):
+            break
+        body.append(line[8:])
+    return "\n".join(body)
+
+
+def run_action_step(step_id, environment, tmp_path, timeout=120):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    github = github_files(tmp_path)
+    variables = {key: value for key, value in os.environ.items() if not key.startswith(("GITHUB_", "DELTASYNC_"))}
+    variables.update(github)
+    variables.update({"GITHUB_ACTION_PATH": str(ROOT), "DELTASYNC_CACHE": str(tmp_path / "cache")})
+    variables.update(environment)
+    # As GitHub runs a `shell: bash` step.
+    ran = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", action_step(step_id)],
+                         capture_output=True, text=True, env=variables, timeout=timeout)
+    outputs = dict(line.split("=", 1) for line in Path(github["GITHUB_OUTPUT"]).read_text().splitlines() if "=" in line)
+    return ran, outputs
+
+
+def test_the_actions_steps_resolve_then_exec_or_serve(releases, tmp_path):
+    """action.yml's own shell, with the environment GitHub gives it for these inputs."""
+    resolved, outputs = run_action_step("resolve", {"DELTASYNC_VERSION": "latest", "DELTASYNC_RELEASES": str(releases)},
+                                        tmp_path)
+    assert resolved.returncode == 0 and outputs == {"version": VERSION}, resolved.stderr
+    inputs = {"DELTASYNC_VERSION": VERSION, "DELTASYNC_RELEASES": str(releases), "SCHEMA": str(EXAMPLE_SCHEMA),
+              "PORT": "0", "ARGS": "--in-memory --log-level warning", "DELTASYNC_API_KEY": "da2-fromtheworkflow000000000",
+              "DELTASYNC_ADMIN_KEY": ""}
+    probe = 'test "$DELTASYNC_API_KEY" = da2-fromtheworkflow000000000 && curl -fsS -o /dev/null "${DELTASYNC_URL%/graphql}/health/ready" && exit 4'
+    executed, _ = run_action_step("serve", {**inputs, "RUN": probe}, tmp_path / "exec")
+    assert executed.returncode == 4, executed.stdout + executed.stderr
+    served, outputs = run_action_step("serve", {**inputs, "RUN": ""}, tmp_path / "serve")
+    assert served.returncode == 0, served.stderr
+    try:
+        assert outputs["api-key"] == "da2-fromtheworkflow000000000"
+        with urllib.request.urlopen(outputs["url"].replace("/graphql", "/health/ready"), timeout=30) as response:
+            assert response.status == 200
+    finally:
+        os.kill(int(outputs["pid"]), signal.SIGTERM)
