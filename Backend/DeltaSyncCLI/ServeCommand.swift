@@ -62,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
                     "adminKeyFingerprint": server.adminKey.map { JSONValue.string(KeyFingerprint.of($0)) } ?? .null,
                     "authModes": .array(server.authModes.all.map { .string($0.rawValue) }), "storage": .string(storage),
                     "models": .array(project.schema.models.map { .string($0.name) }),
+                    "maxConnections": .int(server.connectionCapacity),
                     "conflictDetection": .string(project.conflictDetection.rawValue),
                 ]
                 FileHandle.standardOutput.write(Data((ready.jsonText + "\n").utf8))
@@ -75,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
                 \(both ? Self.trustLines(authority: options.developmentAuthorityPath) : "")
                   API key:  \(server.apiKey)
                   Auth:     \(server.authModes.all.map(\.rawValue).joined(separator: ", "))
+                  Connections: up to \(server.connectionCapacity) at once, HTTP and realtime (the open-file limit, raised to its maximum)
                   Storage:  \(storage)
                   Conflict detection: \(project.conflictDetection.rawValue) (\(project.conflictDetectionSource))\(Self.shapeNote(project))
                 \(Self.functionLines(server))\(fixture)

@@ -9,6 +9,8 @@ extension ServeOptions {
     /// The project and a server configured by the options (not yet listening), and what closes
     /// the store once the server has stopped.
     func server() async throws -> (AmplifyProject, DeltaSyncServer, closeStore: @Sendable () async -> Void) {
+        // Before the server sizes its connection slots from the limit.
+        OpenFileLimit.raise()
         let project: AmplifyProject
         do {
             project = try input.load()

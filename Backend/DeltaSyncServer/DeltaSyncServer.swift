@@ -149,6 +149,11 @@ public struct DeltaSyncServer: Sendable {
         await executor.execute(request, as: Caller(principal, policy: policy), explain: explain)
     }
 
+    /// How many connections the server holds at once (``ConnectionConfiguration/maxConnections``,
+    /// or the open-file limit less ``ConnectionConfiguration/reservedDescriptors``); the next one
+    /// closes the longest-idle HTTP connection, or is closed itself.
+    public var connectionCapacity: Int { connections.capacity }
+
     /// The store the server reads and writes (for seeding fixtures and inspecting state).
     public var itemStore: any ItemStore { store }
 

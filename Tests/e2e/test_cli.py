@@ -74,3 +74,30 @@ for path in ("/health", "/health/live", "/health/ready"):
 def test_health_endpoints_answer_once_serving():
     result = exec_("python3", "-c", HEALTH)
     assert result.returncode == 0, result.stderr
+
+
+def test_serve_raises_its_open_file_limit_and_says_how_many_connections_it_holds():
+    """Started under a low soft limit (as shells often start processes), the server raises it to
+    the hard limit itself and sizes its connection slots from that, as its ready line says."""
+    import json
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    low = 256
+    if hard != resource.RLIM_INFINITY and hard <= low + 64:
+        import pytest
+        pytest.skip(f"the hard open-file limit ({hard}) leaves nothing to raise")
+    process = subprocess.Popen(
+        [str(BINARY), "serve", "--schema", str(EXAMPLE_SCHEMA), "--in-memory", "--port", "0", "--log-format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (low, hard)))
+    try:
+        ready = json.loads(process.stdout.readline())
+        assert ready["message"] == "ready"
+        # The server's own slots: the raised limit less the 64 descriptors kept for the store
+        # and outgoing connections.
+        assert ready["maxConnections"] > low, ready
+        if hard != resource.RLIM_INFINITY:
+            assert ready["maxConnections"] == min(hard, 2**31 - 1) - 64, ready
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
