@@ -3,12 +3,14 @@
 trivial query fares while two of them run.
 
     swift build -c release --product deltasync
-    python3 scripts/worst-request.py [path/to/deltasync]
+    python3 scripts/worst-request.py [path/to/deltasync] [-- serve options...]
 
 Starts the release binary on a free port with an in-memory store, seeds 2,000 posts, then for
 each worst-case request prints the server's CPU time for it and its peak resident memory, and
 finally the p50/p99 of a trivial `getPost` alone (the baseline) and while two clients send the
-worst request in a loop. Figures go to docs/benchmarks.md.
+worst request in a loop; then the resident size when idle after seeding, at the end of the run
+and ten idle seconds later (how much of the peak the process gives back). Options after `--` go
+to `deltasync serve` (`--keep-freed-memory` for the comparison). Figures go to docs/benchmarks.md.
 """
 import http.client
 import json
@@ -21,7 +23,9 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/deltasync")
+ARGS = sys.argv[1:sys.argv.index("--")] if "--" in sys.argv else sys.argv[1:]
+SERVE_OPTIONS = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+BIN = ARGS[0] if ARGS else os.path.join(ROOT, ".build/release/deltasync")
 KEY = "da2-worstrequest000000000000"
 
 
@@ -42,6 +46,15 @@ class Client:
         return response.status, json.loads(response.read())
 
 
+def resident_mb(pid):
+    """Resident memory now (VmRSS), in MB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
 def process_stats(pid):
     """(CPU seconds used so far, peak resident MB)."""
     with open(f"/proc/{pid}/stat") as f:
@@ -60,7 +73,7 @@ def main():
     port = free_port()
     server = subprocess.Popen(
         [BIN, "serve", "--schema", os.path.join(ROOT, "Examples/blog/schema.graphql"), "--in-memory",
-         "--port", str(port), "--api-key", KEY, "--log-level", "error"],
+         "--port", str(port), "--api-key", KEY, "--log-level", "error", *SERVE_OPTIONS],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
@@ -76,7 +89,8 @@ def main():
             client.post(create, {"i": {"id": f"p{i}", "blogID": "b1", "title": "t" * 100,
                                        "publishedAt": "2026-01-01T00:00:00Z", "rating": i % 5}})
         cpu0, peak0 = process_stats(server.pid)
-        print(f"after seeding 2,000 posts: peak RSS {peak0:.0f} MB")
+        idle = resident_mb(server.pid)
+        print(f"after seeding 2,000 posts: peak RSS {peak0:.0f} MB, resident {idle:.0f} MB")
 
         fan_out = ('{ getBlog(id: "b1") { posts(limit: 1000) { items { blog { posts(limit: 1000) '
                    '{ items { blog { posts(limit: 1000) { items { id } } } } } } } } } }')
@@ -126,7 +140,12 @@ def main():
                 w.join()
             print(f"trivial getPost while two clients loop {name}: p50 {load50:.2f} ms, p99 {load99:.2f} ms")
         _, peak = process_stats(server.pid)
-        print(f"peak RSS over the whole run: {peak:.0f} MB")
+        ended = resident_mb(server.pid)
+        # Ten idle seconds: the time the process has to give back what the run took.
+        time.sleep(10)
+        later = resident_mb(server.pid)
+        print(f"peak RSS over the whole run: {peak:.0f} MB; resident at its end {ended:.0f} MB, ten idle seconds "
+              f"later {later:.0f} MB ({later - idle:+.0f} MB against idle after seeding)")
     finally:
         server.terminate()
         server.wait()

@@ -29,6 +29,7 @@ extension ServeOptions {
         configuration.conflictHandler = conflictHandler?.kind
         configuration.fixtureAPI = !noAdmin
         configuration.metrics = !noMetrics
+        if keepFreedMemory { configuration.freedMemoryReturn = nil }
         configuration.metricsToken = metricsToken
         configuration.corsOrigins = corsOrigins.isEmpty ? nil : corsOrigins
         configuration.allowedHosts = allowedHosts

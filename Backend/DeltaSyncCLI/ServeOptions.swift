@@ -65,6 +65,11 @@ struct ServeOptions: ParsableArguments {
     @Flag(name: .customLong("no-metrics"), help: "No Prometheus metrics at /metrics.")
     var noMetrics = false
 
+    @Flag(
+        name: .customLong("keep-freed-memory"),
+        help: "Leave memory the server freed to the allocator instead of handing it back to the system every 2 s (Linux).")
+    var keepFreedMemory = false
+
     @Option(
         name: .customLong("metrics-token"),
         help: "A token /metrics callers send as Authorization: Bearer TOKEN; without one, /metrics answers callers on this machine only.")

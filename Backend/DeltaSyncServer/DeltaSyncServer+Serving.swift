@@ -90,7 +90,8 @@ extension DeltaSyncServer {
                 return try realtime.shouldUpgrade(request, channel: channel)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deltasync"),
-            services: [expiry] + (sharedEvents.map { [$0] } ?? []),
+            services: [expiry] + (sharedEvents.map { [$0] } ?? [])
+                + (configuration.freedMemoryReturn.map { [FreedMemoryReturn(interval: $0, growth: 32 << 20)] } ?? []),
             onServerRunning: { [sharedEvents, logger] channel in
                 // Ready only once the other processes' events arrive: a client that subscribes
                 // the moment the server is up must get them.

@@ -80,6 +80,11 @@ public struct ServerConfiguration: Sendable {
     public var tombstoneTTL: Duration = .seconds(30 * 24 * 3600)
     /// How often expired deltas and tombstones are purged in the background.
     public var purgeInterval: Duration = .seconds(60)
+    /// How often the server looks whether to hand heap memory it freed back to the system: it
+    /// does when its resident size grew 32 MB since the last time (Linux: glibc keeps what a
+    /// large request freed, and the resident size stays near the request's peak); `nil` leaves
+    /// it to the allocator. Default every 2 seconds.
+    public var freedMemoryReturn: Duration? = .seconds(2)
 
     // MARK: - Conflicts
 
