@@ -8,9 +8,9 @@ import ServiceLifecycle
 ///
 /// glibc's allocator keeps what a large request freed in its arenas for later allocations, so
 /// the resident size stays near the request's peak long after the request ended. Every
-/// ``interval`` this service reads the process's resident size and, when it has grown more than
-/// ``growth`` since the last trim, trims every arena (`malloc_trim`). Other platforms'
-/// allocators return memory themselves: there the service does nothing.
+/// ``interval`` this service reads the process's resident size and trims every arena
+/// (`malloc_trim`) when ``TrimSchedule`` says so. Other platforms' allocators return memory
+/// themselves: there the service does nothing.
 struct FreedMemoryReturn: Service {
     /// How often the resident size is read.
     let interval: Duration
@@ -22,17 +22,12 @@ struct FreedMemoryReturn: Service {
         guard let trim = Self.mallocTrim else { return }
         do {
             try await cancelWhenGracefulShutdown {
-                // The resident size after the last trim, or the lowest seen since.
-                var settled = Self.residentBytes() ?? 0
+                var trims = TrimSchedule(growth: growth, resident: Self.residentBytes() ?? 0, now: .now)
                 while !Task.isCancelled {
                     try await Task.sleep(for: interval)
-                    guard let resident = Self.residentBytes() else { continue }
-                    if resident > settled + growth {
-                        _ = trim(0)
-                        settled = Self.residentBytes() ?? resident
-                    } else {
-                        settled = min(settled, resident)
-                    }
+                    guard let resident = Self.residentBytes(), trims.shouldTrim(resident: resident, now: .now) else { continue }
+                    _ = trim(0)
+                    trims.trimmed(resident: Self.residentBytes() ?? resident, now: .now)
                 }
             }
         } catch is CancellationError {
@@ -61,3 +56,32 @@ struct FreedMemoryReturn: Service {
     }
     #endif
 }
+
+/// When to trim: when the resident size is more than `growth` above the lowest it has been, and
+/// it either grew by `growth` since the last trim (memory is piling up) or that trim is
+/// ``settleTime`` old (a load that was trimmed in its middle has ended, and what it freed is
+/// still held). Memory that stays in use is trimmed at most every ``settleTime``.
+struct TrimSchedule {
+    static let settleTime: Duration = .seconds(5)
+    let growth: Int
+    private(set) var floor: Int
+    private var lastTrim: (resident: Int, at: ContinuousClock.Instant)
+
+    init(growth: Int, resident: Int, now: ContinuousClock.Instant) {
+        self.growth = growth
+        floor = resident
+        lastTrim = (resident, now)
+    }
+
+    mutating func shouldTrim(resident: Int, now: ContinuousClock.Instant) -> Bool {
+        floor = min(floor, resident)
+        guard resident > floor + growth else { return false }
+        return resident > lastTrim.resident + growth || now - lastTrim.at >= Self.settleTime
+    }
+
+    mutating func trimmed(resident: Int, now: ContinuousClock.Instant) {
+        lastTrim = (resident, now)
+        floor = min(floor, resident)
+    }
+}
+
