@@ -81,9 +81,10 @@ public struct ServerConfiguration: Sendable {
     /// How often expired deltas and tombstones are purged in the background.
     public var purgeInterval: Duration = .seconds(60)
     /// How often the server looks whether to hand heap memory it freed back to the system: it
-    /// does when its resident size grew 32 MB since the last time (Linux: glibc keeps what a
-    /// large request freed, and the resident size stays near the request's peak); `nil` leaves
-    /// it to the allocator. Default every 2 seconds.
+    /// does when its resident size is 32 MB above the lowest it has been and either piled up
+    /// since its last trim or that trim is 5 s old (Linux: glibc keeps what a large request
+    /// freed, and the resident size stays near the request's peak); `nil` leaves it to the
+    /// allocator. Default every 2 seconds.
     public var freedMemoryReturn: Duration? = .seconds(2)
 
     // MARK: - Conflicts
