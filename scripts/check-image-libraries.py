@@ -134,7 +134,6 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--rootfs")
     options = parser.parse_args()
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     runtime_packages = set(subprocess.run(["sh", os.path.join(ROOT, "docker", "runtime.sh"), "packages"],
                                           capture_output=True, text=True, check=True).stdout.split())
     try:

@@ -18,8 +18,8 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
-import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -56,22 +56,11 @@ def time_to_ready(argv):
 
 
 def compressed_size(folder: Path) -> int:
-    """The folder as a gzip-compressed tar, as a registry stores a layer."""
-    class Counter:
-        size = 0
-        def write(self, data):
-            self.size += len(data)
-    counter = Counter()
-    compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
-
-    class Sink:
-        def write(self, data):
-            counter.write(compressor.compress(data))
-            return len(data)
-    with tarfile.open(fileobj=Sink(), mode="w|") as archive:
-        archive.add(folder, arcname=".", filter=lambda info: None if info.name.startswith("./proc/") else info)
-    counter.write(compressor.flush())
-    return counter.size
+    """The folder as a gzip-compressed tar (level 6), as a registry stores a layer."""
+    with tempfile.TemporaryFile() as layer:
+        with tarfile.open(fileobj=layer, mode="w:gz", compresslevel=6) as archive:
+            archive.add(folder, arcname=".", filter=lambda info: None if info.name.startswith("./proc/") else info)
+        return layer.tell()
 
 
 def main():

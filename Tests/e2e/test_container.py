@@ -10,6 +10,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,44 @@ def interpolate(argument: str) -> str:
     return re.sub(r"\$\{(\w+)(:-|:\?)([^}]*)\}", value, argument)
 
 
-class Container:
+class ServerOutput:
+    """A server process started with `argv`, read up to its banner's `Storage:` line (printed
+    once it listens) or the JSON ready line, then read on so it never blocks on a full pipe."""
+
+    def __init__(self, argv):
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.banner = []
+        watchdog = threading.Timer(60, self.process.kill)
+        watchdog.start()
+        try:
+            for line in self.process.stdout:
+                self.banner.append(line)
+                if "Storage:" in line or '"message":"ready"' in line:
+                    break
+            else:
+                raise AssertionError("the server exited before serving:\n" + "".join(self.banner))
+        finally:
+            watchdog.cancel()
+        self.ready_seconds = time.monotonic() - self.started
+        self.rest = []
+        self.reader = threading.Thread(target=lambda: self.rest.extend(self.process.stdout), daemon=True)
+        self.reader.start()
+
+    def stop(self, timeout=30) -> int:
+        """SIGTERM, as `docker stop` sends it; the exit status."""
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout=timeout)
+        self.reader.join(30)
+        return status
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=30)
+
+
+class Container(ServerOutput):
     """The staged server run with an image's arguments: `deltasync` is the staged binary, the
     image's paths (`mounts`) are folders here, and `--port` picks a free port."""
 
@@ -88,25 +126,7 @@ class Container:
         prefix = drop[0] if drop else []
         argv = [str(BINARY) if arguments[0] == "deltasync" else arguments[0]]
         argv += [self.local(interpolate(argument)) for argument in arguments[1:]]
-        self.process = subprocess.Popen(prefix + argv + ["--port", str(self.port)], stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
-        self.banner = []
-        watchdog = threading.Timer(60, self.process.kill)
-        watchdog.start()
-        try:
-            for line in self.process.stdout:
-                self.banner.append(line)
-                # The text banner's last line, or the JSON ready line of `--log-format json`.
-                if "Storage:" in line or '"message":"ready"' in line:
-                    break
-            else:
-                raise AssertionError("the server exited before serving:\n" + "".join(self.banner))
-        finally:
-            watchdog.cancel()
-        # Keep reading, so a chatty server never blocks on a full pipe.
-        self.rest = []
-        self.reader = threading.Thread(target=lambda: self.rest.extend(self.process.stdout), daemon=True)
-        self.reader.start()
+        super().__init__(prefix + argv + ["--port", str(self.port)])
 
     def local(self, argument: str) -> str:
         for inside, outside in self.mounts.items():
@@ -120,17 +140,6 @@ class Container:
         if not shutil.which(command[0]):
             pytest.skip(f"{command[0]} (the health check's program) is not installed here")
         return subprocess.run(command, capture_output=True, text=True, timeout=30)
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(timeout=30)
-        self.reader.join(30)
-        return status
-
-    def kill(self):
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=30)
 
 
 @pytest.fixture

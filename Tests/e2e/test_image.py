@@ -13,9 +13,7 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from gql.transport.appsync_auth import AppSyncApiKeyAuthentication
 from gql.transport.appsync_websockets import AppSyncWebsocketsTransport
 
 from conftest import BINARY, ROOT, free_port
+from test_container import ServerOutput
 
 _spec = importlib.util.spec_from_file_location("image_run", ROOT / "scripts" / "image_run.py")
 image_run = importlib.util.module_from_spec(_spec)
@@ -53,32 +52,13 @@ def in_image(argv, data: Path, workdir=None):
     return image_run.command(argv, ROOTFS, STAGED, data, workdir)
 
 
-class ImageServer:
+class ImageServer(ServerOutput):
     """The image's ENTRYPOINT and CMD in the tree, with `--port` for a free port (as test_container.py)."""
 
     def __init__(self, data: Path):
         self.port = free_port()
         self.data = data
-        self.started = time.monotonic()
-        self.process = subprocess.Popen(in_image(image_run.server_arguments(self.port), data), stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
-        self.banner = []
-        watchdog = threading.Timer(60, self.process.kill)
-        watchdog.start()
-        try:
-            for line in self.process.stdout:
-                self.banner.append(line)
-                # The banner's last line: printed once the socket is bound and the store open.
-                if "Storage:" in line:
-                    break
-            else:
-                raise AssertionError("the server exited in the image before serving:\n" + "".join(self.banner))
-        finally:
-            watchdog.cancel()
-        self.ready_seconds = time.monotonic() - self.started
-        self.rest = []
-        self.reader = threading.Thread(target=lambda: self.rest.extend(self.process.stdout), daemon=True)
-        self.reader.start()
+        super().__init__(in_image(image_run.server_arguments(self.port), data))
         self.api_key = re.search(r"API key:\s+(\S+)", "".join(self.banner)).group(1)
         self.host = f"127.0.0.1:{self.port}"
 
@@ -90,11 +70,6 @@ class ImageServer:
     def realtime(self):
         auth = AppSyncApiKeyAuthentication(host=self.host, api_key=self.api_key)
         return Client(transport=AppSyncWebsocketsTransport(url=f"ws://{self.host}/graphql", auth=auth))
-
-    def kill(self):
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -153,13 +128,11 @@ def test_the_image_serves_creates_syncs_subscribes_and_stops_on_sigterm(data_vol
         assert stored and all(path.stat().st_uid == USER_ID for path in stored), \
             "the store must be written to /data as the image's user"
 
-        server.process.send_signal(signal.SIGTERM)
         stopping = time.monotonic()
         try:
-            status = server.process.wait(timeout=GRACE_SECONDS)
+            status = server.stop(timeout=GRACE_SECONDS)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"still running {GRACE_SECONDS} s after SIGTERM: `docker stop` would kill it")
-        server.reader.join(30)
         assert status == 0, "".join(server.rest)
         layer = (ROOTFS / ".deltasync-layer-bytes").read_text().strip() if (ROOTFS / ".deltasync-layer-bytes").exists() else "?"
         staged = sum(path.stat().st_size for path in STAGED.iterdir() if path.is_file())

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -27,7 +22,7 @@ final class ConnectionRegistry: Sendable {
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
 
     init(configuration: ConnectionConfiguration) {
-        capacity = max(1, configuration.maxConnections ?? Self.descriptorLimit() - configuration.reservedDescriptors)
+        capacity = max(1, configuration.maxConnections ?? OpenFileLimit.soft - configuration.reservedDescriptors)
         webSocketCapacity = max(0, capacity - configuration.reservedForHTTP)
     }
 
@@ -77,18 +72,5 @@ final class ConnectionRegistry: Sendable {
             return true
         }
         guard admitted else { throw .tooManyWebSockets }
-    }
-
-    /// The soft open-file limit (`ulimit -n`).
-    private static func descriptorLimit() -> Int {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let status = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        #else
-        let status = getrlimit(RLIMIT_NOFILE, &limit)
-        #endif
-        // `RLIM_INFINITY` is all ones (or near it): the clamp keeps it a usable number.
-        guard status == 0 else { return Int(Int32.max) }
-        return min(Int(clamping: limit.rlim_cur), Int(Int32.max))
     }
 }

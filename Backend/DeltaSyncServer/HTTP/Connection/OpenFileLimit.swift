@@ -11,11 +11,24 @@ import Darwin
 /// limit a thousand times larger; any process may raise its own soft limit up to the hard one,
 /// so `deltasync serve` does, instead of asking every operator to run `ulimit -n` first. Only
 /// the command does it: a library must not change its host process's limits.
-enum OpenFileLimit {
+///
+/// ```swift
+/// OpenFileLimit.raise()          // in a server's own executable, before DeltaSyncServer(...)
+/// let slots = OpenFileLimit.soft // what ConnectionRegistry sizes itself from
+/// ```
+public enum OpenFileLimit {
+    /// The soft limit now (`ulimit -n`); `Int32.max` when it cannot be read or is unlimited.
+    public static var soft: Int {
+        var limit = rlimit()
+        // `RLIM_INFINITY` is all ones (or near it): the clamp keeps it a usable number.
+        guard read(&limit) else { return Int(Int32.max) }
+        return min(Int(clamping: limit.rlim_cur), Int(Int32.max))
+    }
+
     /// Raises the soft limit to the hard one (on macOS to at most `OPEN_MAX`, the most
     /// `setrlimit` accepts there) and returns the soft limit in force afterwards.
     @discardableResult
-    static func raise() -> Int {
+    public static func raise() -> Int {
         var limit = rlimit()
         guard read(&limit) else { return 0 }
         var wanted = limit.rlim_max
