@@ -49,13 +49,15 @@ export DELTASYNC_POSTGRES_URL
 HEAVY_SERVER_TESTS='FuzzTests|concurrentWritersToOneItemNeverReuseAVersion|aSlowSubscriberIsDisconnectedWithoutSlowingOthers'
 TIMING_SUITES="ConnectionLimitTests|RequestLimitTests|RecoveryTests|LifecycleTests|$HEAVY_SERVER_TESTS"
 # A run that hangs fails here after 8 minutes, naming the stage and the tests still running,
-# instead of using up CI's 90 (each stage takes under 2 minutes on two cores). Hangs were seen in
-# the PostgreSQL stage, with every thread idle (see the note on issue #42's session); the names
-# of the tests that never ended are where to look.
+# instead of using up CI's 90 (each stage takes under 2 minutes on two cores), and names the tests
+# that never ended: where to look. (The PostgreSQL stage hung that way, every thread idle, until
+# the instance channel stopped sending on the connection its listener was closing.)
 swift_test() {
   local status=0 output
   output=$(mktemp)
-  timeout --foreground 8m swift test --skip-build "$@" 2>&1 | tee "$output" || status=${PIPESTATUS[0]}
+  # Line-buffered: a hung test process is killed with its stdout buffer, which held the last
+  # 4 KB of names and made the list below name tests that had ended.
+  timeout --foreground 8m stdbuf -oL -eL swift test --skip-build "$@" 2>&1 | tee "$output" || status=${PIPESTATUS[0]}
   if [ "$status" -eq 124 ]; then
     echo "swift test $* did not finish in 8 minutes: a test hangs. Started and never ended:" >&2
     python3 scripts/unfinished-tests.py "$output" >&2

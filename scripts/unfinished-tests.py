@@ -10,6 +10,6 @@ import sys
 
 text = open(sys.argv[1], encoding="utf-8", errors="replace").read() if len(sys.argv) > 1 else sys.stdin.read()
 started = re.findall(r"◇ Test (.+?) started\.", text)
-ended = {m.group(1) for m in re.finditer(r"[✔✘] Test (.+?) (?:with \d+ test cases? )?(?:passed|failed)", text)}
+ended = {m.group(1) for m in re.finditer(r"[✔✘] Test (.+?) (?:with \d+ test cases? )?(?:passed|failed) after ", text)}
 unfinished = [name for name in started if name not in ended and not name.startswith("case passing") and name != "run"]
 print("\n".join(f"  {name}" for name in unfinished) if unfinished else "  (none named)")

@@ -73,11 +73,12 @@ extension PostgresInstanceChannel {
                         for message in try await messages(in: notification.payload, on: made) { receive(message) }
                     }
                 }
+                await retireListening()
                 try? await made.close()
                 if Task.isCancelled { return }
                 throw ListenEnded()
             } catch {
-                state.withLockedValue { $0.connection = nil }
+                await retireListening()
                 setReceiving(false)
                 if let connection { try? await connection.close() }
                 if Task.isCancelled { return }

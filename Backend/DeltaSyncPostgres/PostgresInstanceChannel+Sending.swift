@@ -46,8 +46,9 @@ extension PostgresInstanceChannel {
         // The listening connection when there is one: pooled connections are all taken by
         // writers waiting for the write lock when mutations come fast, and an event must not
         // wait behind them.
-        if let own = state.withLockedValue({ $0.connection }) {
+        if let own = borrowListening() {
             do {
+                defer { giveBack() }
                 return try await notify(batch, firstNumber: firstNumber, on: own)
             } catch let error as PSQLError where PostgresSQL.isConnectionLoss(error) {
                 // Lost meanwhile: the pool's connection is as good as any.

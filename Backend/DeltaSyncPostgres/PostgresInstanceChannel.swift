@@ -69,8 +69,13 @@ final class PostgresInstanceChannel: InstanceChannel {
         /// The last number received from each other member.
         var lastReceived: [String: Int] = [:]
         var receiving = false
-        /// The listening connection while it is up; messages are sent on it too.
+        /// The listening connection while it is up; messages are sent on it too, lent by
+        /// ``borrowListening()``.
         var connection: PostgresConnection?
+        /// Sends on the listening connection in flight.
+        var borrowers = 0
+        /// The listener waiting for those sends to end before it closes the connection.
+        var retiring: CheckedContinuation<Void, Never>?
         /// Callers of `waitUntilReceiving`, by id; each removed when resumed.
         var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
         var nextWaiter = 0

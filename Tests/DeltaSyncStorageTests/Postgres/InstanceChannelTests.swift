@@ -126,4 +126,44 @@ import Testing
             #expect(await channel.waitUntilReceiving(limit: .seconds(600)) == false)
         }
     }
+
+    /// A server stopped while its events are being sent: the listener closes its connection, on
+    /// which the sender sends. A send that started on it after it closed was never answered
+    /// (postgres-nio drops it), and the server's shutdown waited for it for ever.
+    @Test("a channel stopped while it sends stops: no send waits on the connection the listener closed")
+    func stopsWhileSending() async throws {
+        try await PostgresCluster.withStore([Fixtures.post]) { store in
+            for round in 0..<40 {
+                let channel = store.instanceChannel(named: "events")
+                let (ended, endedContinuation) = AsyncStream.makeStream(of: Bool.self)
+                let running = Task {
+                    await channel.run { _ in }
+                    endedContinuation.yield(true)
+                }
+                #expect(await channel.waitUntilReceiving(limit: .seconds(10)))
+                let sending = Task {
+                    var n = 0
+                    while !Task.isCancelled {
+                        channel.send(#"{"round":\#(round),"n":\#(n)}"#)
+                        n += 1
+                        await Task.yield()
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(round % 5 * 3))
+                running.cancel()
+                // Not awaited: a hung run would hang the test too; the guard answers instead.
+                let watchdog = Task {
+                    try await Task.sleep(for: .seconds(20))
+                    endedContinuation.yield(false)
+                }
+                var iterator = ended.makeAsyncIterator()
+                let stopped = await iterator.next() ?? false
+                watchdog.cancel()
+                sending.cancel()
+                await sending.value
+                #expect(stopped, "round \(round): the channel's run did not return within 20 s of its cancellation")
+                guard stopped else { return }
+            }
+        }
+    }
 }
