@@ -137,8 +137,9 @@ public final class DataStore: Sendable {
         _ type: M.Type, where predicate: QueryPredicate = .all, sort: [QuerySortDescriptor] = []
     ) -> LiveQuery<M> {
         sync?.ensureStarted()
-        let (first, later) = QuerySnapshots<M>.startingNow(store: store, predicate: predicate, sort: sort)
-        return LiveQuery(first: first, later: later)
+        return LiveQuery(predicate: predicate, sort: sort) { [store] predicate, sort in
+            QuerySnapshots<M>.startingNow(store: store, predicate: predicate, sort: sort)
+        }
     }
 
     // MARK: - Pending mutations and sync state

@@ -72,6 +72,43 @@ struct LiveQueryTests {
         #expect(itemRedraws.count == 1, "a view that reads only items is not redrawn when isSynced changes")
     }
 
+    @Test("changing the filter or order shows the new results at once and follows the new query only")
+    func changeFollowsTheNewQuery() async throws {
+        let store = try DataStore(models: DeltaSyncModels.self)
+        try await store.save(Post(id: "p1", blogID: "b1", title: "Swift on the server", rating: 5))
+        try await store.save(Post(id: "p2", blogID: "b1", title: "Gardening", rating: 2))
+        try await store.save(Post(id: "p3", blogID: "b1", title: "Swift and SQLite", rating: 3))
+        let posts = store.liveQuery(Post.self, sort: [.ascending(Post.keys.id)])
+
+        #expect(Self.redraws(posts) { posts.change(where: Post.keys.title.contains("Swift")) })
+        #expect(posts.items.map(\.id) == ["p1", "p3"], "the new results are there when change returns")
+        #expect(posts.predicate == Post.keys.title.contains("Swift"))
+        // The same items in the same order, and the same query again, do not redraw.
+        #expect(!Self.redraws(posts) { posts.change(sort: [.descending(Post.keys.rating)]) })
+        #expect(posts.sort == [.descending(Post.keys.rating)])
+        #expect(Self.redraws(posts) { posts.change(sort: [.ascending(Post.keys.rating)]) })
+        #expect(posts.items.map(\.id) == ["p3", "p1"])
+        #expect(!Self.redraws(posts) { posts.change(where: Post.keys.title.contains("Swift"), sort: [.ascending(Post.keys.rating)]) })
+
+        // A save only the old query matched leaves the results alone; one the new query matches
+        // shows, and is the first redraw: updates arrive in commit order.
+        let redraws = Redraws { _ = posts.items }
+        try await store.save(Post(id: "p4", blogID: "b1", title: "Gardening again", rating: 1))
+        try await store.save(Post(id: "p5", blogID: "b1", title: "Swift concurrency", rating: 4))
+        await redraws.wait(for: 1)
+        #expect(posts.items.map(\.id) == ["p3", "p5", "p1"])
+        #expect(redraws.count == 1)
+    }
+
+    /// Whether `change` told a view that reads `items` to redraw (observers are told as the
+    /// property is set, on this thread).
+    static func redraws(_ posts: LiveQuery<Post>, _ change: () -> Void) -> Bool {
+        let told = ToldFlag()
+        withObservationTracking { _ = posts.items } onChange: { told.set() }
+        change()
+        return told.isSet
+    }
+
     @Test("releasing the query stops its updates and unsubscribes it from the store")
     func releaseStops() async throws {
         let store = try DataStore(models: DeltaSyncModels.self)
@@ -125,4 +162,10 @@ final class Redraws {
     func wait(for count: Int) async {
         while self.count < count { await withCheckedContinuation { waiting.append($0) } }
     }
+}
+
+/// Set by an observation's `onChange`, which runs on the thread that made the change.
+final class ToldFlag: @unchecked Sendable {
+    private(set) var isSet = false
+    func set() { isSet = true }
 }

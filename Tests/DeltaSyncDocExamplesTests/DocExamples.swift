@@ -86,7 +86,7 @@ func example13(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     }
 }
 
-// Client/DeltaSyncLocalStore/DataStore.swift:157
+// Client/DeltaSyncLocalStore/DataStore.swift:158
 func example14(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     if let synced = try await dataStore.syncMetadata(for: Post.self)?.lastSync { print("posts synced at \(synced)") }
 }
@@ -162,7 +162,7 @@ func example26(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     try await dataStore.query(Post.self, sort: [.descending(Post.keys.rating), .ascending(Post.keys.title)])
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:30
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:32
 func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor final class DraftsScreen {
         let drafts: LiveQuery<Post>
@@ -173,53 +173,70 @@ func example27(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     }
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:44
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:46
 func example28(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func count(_ posts: LiveQuery<Post>) -> Int { posts.items.count }
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:59
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:61
 func example29(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func status(_ posts: LiveQuery<Post>) -> String { posts.isSynced ? "up to date" : "syncing" }
 }
 
-// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:67
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:69
 func example30(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func problem(_ posts: LiveQuery<Post>) -> String? { posts.error?.description }
 }
 
-// Client/DeltaSyncLocalStore/Store/QuerySnapshots.swift:11
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:76
 func example31(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func filtered(_ posts: LiveQuery<Post>) -> Bool { posts.predicate != .all }
+}
+
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:83
+func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func sorted(_ posts: LiveQuery<Post>) -> Bool { !posts.sort.isEmpty }
+}
+
+// Client/DeltaSyncLocalStore/Store/LiveQuery.swift:111
+func example33(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    @MainActor func search(_ posts: LiveQuery<Post>, for text: String) {
+        posts.change(where: text.isEmpty ? .all : Post.keys.title.contains(text))
+    }
+}
+
+// Client/DeltaSyncLocalStore/Store/QuerySnapshots.swift:11
+func example34(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.rating >= 4) {
         print(snapshot.items.map(\.title), snapshot.isSynced ? "synced" : "syncing")
     }
 }
 
 // Client/DeltaSyncClient/DataStore+Location.swift:9
-func example32(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example35(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:17
-func example33(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:40
-func example34(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let synced = try await dataStore.start()   // [ModelSyncedEvent]: full or delta, per model
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:63
-func example35(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
     dataStore.resume()
 }
 
 // Client/DeltaSyncClient/DataStore+Sync.swift:82
-func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.save(post)
     for await event in events {
@@ -228,7 +245,7 @@ func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Lifecycle/NetworkPathMonitor.swift:13
-func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath()
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = path
@@ -237,7 +254,7 @@ func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Lifecycle/NetworkPathMonitor.swift:29
-func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath(available: true)
     path.update(available: false)
     print(path.isAvailable)   // false
@@ -245,7 +262,7 @@ func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 
 // Client/DeltaSyncClient/Lifecycle/SystemNetworkPathMonitor.swift:8
 #if canImport(Darwin)
-func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // Apple platforms
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = SystemNetworkPathMonitor()   // the default; nil turns it off
@@ -253,7 +270,7 @@ func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 #endif
 
 // Client/DeltaSyncClient/ModelStore.swift:11
-func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor final class Drafts {
         let store: any ModelStore
         init(store: any ModelStore) { self.store = store }
@@ -266,20 +283,20 @@ func example40(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:7
-func example41(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let credentials = SyncCredentials(userPoolTokens: { refresh in
         "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     })
 }
 
 // Client/DeltaSyncClient/Sync/AmplifyConfiguration.swift:43
-func example42(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let file = Bundle.main.url(forResource: "amplify_outputs", withExtension: "json")!
     let endpoint = try SyncEndpoint(amplifyConfiguration: Data(contentsOf: file), credentials: SyncCredentials(userPoolTokens: { refresh in "eyJ..." }))
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreConfiguration.swift:6
-func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, apiKey: "da2-..."))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     configuration.conflictHandler = { conflict in .retryLocal }
@@ -287,14 +304,14 @@ func example43(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Sync/DataStoreEvent.swift:6
-func example44(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events { if case .ready = event { break } }
 }
 
 // Client/DeltaSyncClient/Sync/SyncAuthorization.swift:13
-func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
         token                // an app asks its sign-in for a fresh one when `refresh` is true
@@ -302,13 +319,13 @@ func example45(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Transport/NetworkStack.swift:12
-func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
-func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -318,12 +335,12 @@ func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -332,14 +349,14 @@ func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -347,7 +364,7 @@ func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
@@ -355,7 +372,7 @@ func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:22
-func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor final class DraftsScreen {
         let drafts: LiveQuery<Post>
 
@@ -366,13 +383,13 @@ func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:77
-func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = Reaction(postID: post.id, userID: "u1", emoji: "👍")
     print(post.id, like.id)                 // "…", postID=…#userID=u1
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:87
-func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = Reaction.identifier(postID: post.id, userID: "u1")
     if let reaction = try await dataStore.query(Reaction.self, byIdentifier: like) { print(reaction.emoji) }
     try await dataStore.delete(Reaction.self, withIdentifier: like)
@@ -381,7 +398,7 @@ func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:105
-func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     #if canImport(Combine)
     let subscription = dataStore.queryPublisher(for: Post.self, where: Post.keys.rating >= 4)
         .receive(on: DispatchQueue.main)
@@ -391,7 +408,7 @@ func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:119
-func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func checkDrafts() async throws {
         let drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft)
         let before = drafts.items.count
@@ -401,7 +418,7 @@ func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -417,20 +434,20 @@ func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:90
-func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example63(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // In SwiftUI: .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
     dataStore.resume()
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:97
-func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example64(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath()
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = path
@@ -438,7 +455,7 @@ func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example65(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
         let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
@@ -452,7 +469,7 @@ func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example63(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example66(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)

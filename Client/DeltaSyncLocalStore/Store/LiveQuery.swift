@@ -21,6 +21,8 @@ import Observation
 ///   with the last results there; only a change that alters ``items`` or ``isSynced`` reaches the
 ///   main actor, and it sets only the property that changed, so views that read the other one
 ///   are not redrawn.
+/// - **Its filter and order change in place** (``change(where:sort:)``), for a search field or
+///   a sort picker: the view keeps the same object, which shows the new results at once.
 /// - **Releasing it stops it.** Its task holds it weakly and is cancelled when it is released,
 ///   which unsubscribes from the store.
 ///
@@ -69,23 +71,73 @@ public final class LiveQuery<M: Model & Equatable> {
     /// ```
     public private(set) var error: DataStoreError? = nil
 
-    /// Follows the snapshots after the first one; cancelled when the query is released.
-    private let following = Locked<Task<Void, Never>?>(nil)
+    /// The query's filter, as made or last changed with ``change(where:sort:)``.
+    ///
+    /// ```swift
+    /// @MainActor func filtered(_ posts: LiveQuery<Post>) -> Bool { posts.predicate != .all }
+    /// ```
+    public private(set) var predicate: QueryPredicate
 
-    /// Shows `first` at once, then follows `later`.
-    init(first: Result<QuerySnapshot<M>, DataStoreError>, later: QuerySnapshots<M>) {
+    /// The query's order, as made or last changed with ``change(where:sort:)``.
+    ///
+    /// ```swift
+    /// @MainActor func sorted(_ posts: LiveQuery<Post>) -> Bool { !posts.sort.isEmpty }
+    /// ```
+    public private(set) var sort: [QuerySortDescriptor]
+
+    /// Starts following a query: its first snapshot, read now, and the ones after it.
+    @ObservationIgnored private let start: @MainActor (QueryPredicate, [QuerySortDescriptor]) -> Started
+    typealias Started = (first: Result<QuerySnapshot<M>, DataStoreError>, later: QuerySnapshots<M>)
+
+    /// Follows the snapshots after the first one; cancelled when the query is released or changed.
+    private let following = Locked<Task<Void, Never>?>(nil)
+    /// Counts the queries followed: a snapshot of a query changed since is not shown.
+    @ObservationIgnored private var generation = 0
+
+    /// Shows the first snapshot of `start(predicate, sort)` at once, then follows the others.
+    init(predicate: QueryPredicate, sort: [QuerySortDescriptor], start: @escaping @MainActor (QueryPredicate, [QuerySortDescriptor]) -> Started) {
+        self.predicate = predicate
+        self.sort = sort
+        self.start = start
+        shownItems = []
+        isSynced = false
+        follow(start(predicate, sort))
+    }
+
+    /// Queries with another filter or order (`nil` keeps the current one), as a search field
+    /// or a sort picker does: ``items`` holds the new query's results when this returns, and
+    /// follows the new query from then on. The same query again changes nothing.
+    ///
+    /// ```swift
+    /// @MainActor func search(_ posts: LiveQuery<Post>, for text: String) {
+    ///     posts.change(where: text.isEmpty ? .all : Post.keys.title.contains(text))
+    /// }
+    /// ```
+    public func change(where predicate: QueryPredicate? = nil, sort: [QuerySortDescriptor]? = nil) {
+        let (predicate, sort) = (predicate ?? self.predicate, sort ?? self.sort)
+        guard predicate != self.predicate || sort != self.sort else { return }
+        self.predicate = predicate
+        self.sort = sort
+        follow(start(predicate, sort))
+    }
+
+    /// Shows `started`'s first snapshot and follows the later ones, instead of the query before.
+    private func follow(_ started: Started) {
+        following.withLock { $0 }?.cancel()
+        generation += 1
+        let generation = self.generation
         let shown: QuerySnapshot<M>
-        switch first {
+        switch started.first {
         case .success(let snapshot):
             shown = snapshot
-            shownItems = snapshot.items
-            isSynced = snapshot.isSynced
+            if snapshot.items != shownItems { withMutation(keyPath: \.items) { shownItems = snapshot.items } }
+            if snapshot.isSynced != isSynced { isSynced = snapshot.isSynced }
+            if error != nil { error = nil }
         case .failure(let failure):
-            shownItems = []
-            isSynced = false
             error = failure
             return
         }
+        let later = started.later
         let task = Task.detached { [weak self] in
             var last = shown
             do {
@@ -95,11 +147,13 @@ public final class LiveQuery<M: Model & Equatable> {
                     let itemsChanged = !snapshot.hasSameItems(as: last), syncChanged = snapshot.isSynced != last.isSynced
                     guard itemsChanged || syncChanged else { continue }
                     guard let self else { return }
-                    await self.show(snapshot, items: itemsChanged, isSynced: syncChanged)
+                    await self.show(snapshot, items: itemsChanged, isSynced: syncChanged, of: generation)
                     last = snapshot
                 }
+            } catch is CancellationError {
+                return
             } catch {
-                await self?.stop(with: error)
+                await self?.stop(with: error, of: generation)
             }
         }
         following.withLock { $0 = task }
@@ -109,13 +163,16 @@ public final class LiveQuery<M: Model & Equatable> {
         following.withLock { $0 }?.cancel()
     }
 
-    /// Sets what changed, so that observers of the other property are not told.
-    private func show(_ snapshot: QuerySnapshot<M>, items itemsChanged: Bool, isSynced syncChanged: Bool) {
+    /// Sets what changed, so that observers of the other property are not told; nothing when
+    /// the snapshot is of a query changed since.
+    private func show(_ snapshot: QuerySnapshot<M>, items itemsChanged: Bool, isSynced syncChanged: Bool, of generation: Int) {
+        guard generation == self.generation else { return }
         if itemsChanged { withMutation(keyPath: \.items) { shownItems = snapshot.items } }
         if syncChanged { isSynced = snapshot.isSynced }
     }
 
-    private func stop(with failure: any Error) {
+    private func stop(with failure: any Error, of generation: Int) {
+        guard generation == self.generation else { return }
         error = failure as? DataStoreError ?? .storage("\(failure)")
     }
 }
