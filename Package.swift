@@ -385,9 +385,11 @@ let package = Package(
             name: "DeltaSyncTesting",
             dependencies: [
                 "DeltaSyncAuth",
+                "DeltaSyncClient",
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncServer",
+                "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(traits: ["Server"])),
@@ -396,6 +398,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["Server"])),
             ],
             path: "Backend/DeltaSyncTesting"
         ),
@@ -409,6 +412,7 @@ let package = Package(
                 "DeltaSyncSchema",
                 "DeltaSyncCodegen",
                 "DeltaSyncResolverFiles",
+                "DeltaSyncTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),

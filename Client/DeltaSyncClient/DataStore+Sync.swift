@@ -21,7 +21,13 @@ extension DataStore {
     public convenience init(
         models registry: any ModelRegistry.Type, location: Location, configuration: DataStoreConfiguration
     ) throws(DataStoreError) {
-        try self.init(models: registry, location: location, errorHandler: configuration.errorHandler) { store in
+        try self.init(models: StoreModels(registry: registry), location: location, configuration: configuration)
+    }
+
+    /// Opens a syncing store for `models`: a generated registry's, or a schema read at run time
+    /// (simulated devices save and read items of any schema).
+    package convenience init(models: StoreModels, location: Location, configuration: DataStoreConfiguration) throws(DataStoreError) {
+        try self.init(models: models, location: location, errorHandler: configuration.errorHandler) { store in
             SyncEngine(store: store, configuration: configuration)
         }
     }

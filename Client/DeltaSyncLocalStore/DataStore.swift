@@ -39,15 +39,15 @@ public final class DataStore: Sendable {
         models registry: any ModelRegistry.Type, location: Location = .inMemory,
         errorHandler: @escaping @Sendable (DataStoreError) -> Void = { _ in }
     ) throws(DataStoreError) {
-        try self.init(models: registry, location: location, errorHandler: errorHandler, sync: { _ in nil })
+        try self.init(models: StoreModels(registry: registry), location: location, errorHandler: errorHandler, sync: { _ in nil })
     }
 
     /// Opens the store and attaches what `sync` builds over it.
     package init(
-        models registry: any ModelRegistry.Type, location: Location, errorHandler: @escaping @Sendable (DataStoreError) -> Void,
+        models: StoreModels, location: Location, errorHandler: @escaping @Sendable (DataStoreError) -> Void,
         sync: (LocalStore) -> (any AttachedSync)?
     ) throws(DataStoreError) {
-        store = try LocalStore(models: registry, location: location, errorHandler: errorHandler)
+        store = try LocalStore(models: models, location: location, errorHandler: errorHandler)
         self.sync = sync(store)
     }
 

@@ -224,18 +224,18 @@ func example36(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .applicationSupport(), configuration: configuration)
 }
 
-// Client/DeltaSyncClient/DataStore+Sync.swift:40
+// Client/DeltaSyncClient/DataStore+Sync.swift:46
 func example37(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let synced = try await dataStore.start()   // [ModelSyncedEvent]: full or delta, per model
 }
 
-// Client/DeltaSyncClient/DataStore+Sync.swift:63
+// Client/DeltaSyncClient/DataStore+Sync.swift:69
 func example38(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
     dataStore.resume()
 }
 
-// Client/DeltaSyncClient/DataStore+Sync.swift:82
+// Client/DeltaSyncClient/DataStore+Sync.swift:88
 func example39(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.save(post)

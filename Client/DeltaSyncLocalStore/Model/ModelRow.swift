@@ -39,7 +39,7 @@ public struct ModelRow {
     var rowid: Int64 { sqlite3_column_int64(source.handle, Int32(source.table.columns.count)) }
 
     /// Every set column, sync metadata included.
-    var item: Item { source.table.item(from: source.handle) }
+    package var item: Item { source.table.item(from: source.handle) }
 
     /// The value of the model's stored field at `position` (schema order), `null` when unset.
     @usableFromInline func json(_ position: Int) -> JSONValue {

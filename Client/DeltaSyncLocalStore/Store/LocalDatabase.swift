@@ -37,7 +37,7 @@ package struct LocalDatabase: Sendable {
     /// changed since the last open, local data is rebuilt; outbox mutations that still fit are
     /// kept (their items stay visible), the others are returned to be reported.
     static func open(
-        _ location: DataStore.Location, registry: any ModelRegistry.Type
+        _ location: DataStore.Location, models: StoreModels
     ) throws -> (LocalDatabase, dropped: [DataStoreError]) {
         let writer: any DatabaseWriter
         var checkpoints: WALCheckpoints?
@@ -61,14 +61,14 @@ package struct LocalDatabase: Sendable {
             // A pool opens in WAL mode: queries read while a save writes.
             writer = try DatabasePool(path: url.path, configuration: configuration)
         }
-        let schema = registry.schema
+        let schema = models.schema
         var tables: [String: ModelTable] = [:]
         for model in schema.models { tables[model.name] = try ModelTable(model) }
         let access = DatabaseAccess(writer)
         checkpoints?.attach(access)
         let database = LocalDatabase(writer: writer, tables: tables, schema: schema, access: access, checkpoints: checkpoints)
         // A file whose tables have another layout is rebuilt like one made for another schema.
-        let version = "\(registry.schemaVersion)-\(Self.layoutRevision)"
+        let version = "\(models.version)-\(Self.layoutRevision)"
         try ClientTables.migrator.migrate(writer)
         let dropped = try writer.write { db in try database.migrate(db, version: version) }
         return (database, dropped)

@@ -29,18 +29,18 @@ package final class LocalStore: Sendable {
     /// Called with each committed transaction's changes, after the observers' broadcast.
     private let commitListener = Locked<(@Sendable ([StoredChange]) -> Void)?>(nil)
 
-    /// Opens the database for the models of `registry`; `dropped` are the pending mutations a
-    /// schema change removed, to be reported.
+    /// Opens the database for `models`; the pending mutations a schema change removed are
+    /// reported.
     package init(
-        models registry: any ModelRegistry.Type, location: DataStore.Location, errorHandler: @escaping @Sendable (DataStoreError) -> Void
+        models: StoreModels, location: DataStore.Location, errorHandler: @escaping @Sendable (DataStoreError) -> Void
     ) throws(DataStoreError) {
         let dropped: [DataStoreError]
         do {
-            (database, dropped) = try LocalDatabase.open(location, registry: registry)
+            (database, dropped) = try LocalDatabase.open(location, models: models)
         } catch {
             throw Self.storeError(error)
         }
-        modelTypes = Dictionary(registry.models.map { ($0.modelName, $0) }, uniquingKeysWith: { a, _ in a })
+        modelTypes = models.types
         self.errorHandler = errorHandler
         for error in dropped { errorHandler(error) }
     }

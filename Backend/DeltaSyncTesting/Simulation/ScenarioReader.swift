@@ -1,0 +1,127 @@
+import DeltaSyncCore
+import Yams
+
+/// Reads one scenario's nodes into steps, checking names and shapes as it goes.
+struct ScenarioReader {
+    let file: String
+    var devices: [String] = []
+
+    static let actions = [
+        "save", "delete", "offline", "online", "restart", "advanceClock", "converge", "expect", "expectConflict", "expectEmptyOutbox",
+    ]
+
+    func error(_ node: Node, _ message: String) -> ScenarioError {
+        ScenarioError(file: file, line: node.mark?.line ?? 0, message: message)
+    }
+
+    func step(_ node: Node) throws(ScenarioError) -> ScenarioStep {
+        let line = node.mark?.line ?? 0
+        if node.string == "converge" { return ScenarioStep(line: line, action: .converge) }
+        guard case .mapping(let mapping) = node, mapping.count == 1, let (keyNode, argument) = mapping.first, let action = keyNode.string else {
+            throw error(node, "a step is one of \(Self.actions.joined(separator: ", ")), written `- action: argument`.")
+        }
+        switch action {
+        case "save":
+            let fields = try object(argument, keys: ["device", "model", "item", "condition"], required: ["device", "model", "item"], in: "save")
+            return ScenarioStep(line: line, action: .save(
+                device: try device(fields["device"]!), model: try text(fields["model"]!), item: try item(fields["item"]!),
+                condition: fields["condition"].map(Self.json)))
+        case "delete":
+            let fields = try object(argument, keys: ["device", "model", "key"], required: ["device", "model", "key"], in: "delete")
+            return ScenarioStep(line: line, action: .delete(
+                device: try device(fields["device"]!), model: try text(fields["model"]!), key: try item(fields["key"]!)))
+        case "offline": return ScenarioStep(line: line, action: .offline(try deviceList(argument)))
+        case "online": return ScenarioStep(line: line, action: .online(try deviceList(argument)))
+        case "restart": return ScenarioStep(line: line, action: .restart(try device(argument)))
+        case "expectEmptyOutbox": return ScenarioStep(line: line, action: .expectEmptyOutbox(try device(argument)))
+        case "converge": return ScenarioStep(line: line, action: .converge)
+        case "advanceClock":
+            guard let seconds = argument.int, seconds > 0 else { throw error(argument, "advanceClock takes a number of seconds above 0.") }
+            return ScenarioStep(line: line, action: .advanceClock(seconds: seconds))
+        case "expect":
+            let fields = try object(argument, keys: ["model", "key", "on", "fields", "absent"], required: ["model", "key", "on"], in: "expect")
+            let places = try names(fields["on"]!, what: "on")
+            for place in places where place != "server" && !devices.contains(place) {
+                throw error(fields["on"]!, "expect's `on` names \(place), which is neither a device (\(devices.joined(separator: ", "))) nor `server`.")
+            }
+            let absent = fields["absent"]?.bool ?? false
+            guard absent != (fields["fields"] != nil) else { throw error(argument, "expect takes either `fields` or `absent: true`.") }
+            return ScenarioStep(line: line, action: .expect(
+                model: try text(fields["model"]!), key: try item(fields["key"]!), on: places, fields: try fields["fields"].map(item)))
+        case "expectConflict":
+            let fields = try object(argument, keys: ["model", "outcome"], required: ["model", "outcome"], in: "expectConflict")
+            return ScenarioStep(line: line, action: .expectConflict(model: try text(fields["model"]!), outcome: try text(fields["outcome"]!)))
+        default:
+            throw error(keyNode, "\(action) is not a step. Steps: \(Self.actions.joined(separator: ", ")).")
+        }
+    }
+
+    // MARK: - Shapes
+
+    func refuseUnknown(_ mapping: Node.Mapping, allowed: [String], in what: String) throws(ScenarioError) {
+        for (key, _) in mapping where !allowed.contains(key.string ?? "") {
+            throw error(key, "\(key.string ?? "this key") is not a field of \(what). Fields: \(allowed.joined(separator: ", ")).")
+        }
+    }
+
+    func object(_ node: Node, keys: [String], required: [String], in what: String) throws(ScenarioError) -> [String: Node] {
+        guard case .mapping(let mapping) = node else { throw error(node, "\(what) takes a mapping of \(keys.joined(separator: ", ")).") }
+        try refuseUnknown(mapping, allowed: keys, in: what)
+        var fields: [String: Node] = [:]
+        for (key, value) in mapping { if let name = key.string { fields[name] = value } }
+        for name in required where fields[name] == nil { throw error(node, "\(what) needs `\(name)`.") }
+        return fields
+    }
+
+    func text(_ node: Node) throws(ScenarioError) -> String {
+        guard case .scalar = node, let text = node.string, !text.isEmpty else { throw error(node, "expected a name here.") }
+        return text
+    }
+
+    func names(_ node: Node, what: String) throws(ScenarioError) -> [String] {
+        if case .scalar = node { return [try text(node)] }
+        guard case .sequence(let sequence) = node, !sequence.isEmpty else { throw error(node, "\(what) is a name or a list of names.") }
+        return try sequence.map { node throws(ScenarioError) in try text(node) }
+    }
+
+    func device(_ node: Node) throws(ScenarioError) -> String {
+        let name = try text(node)
+        guard devices.contains(name) else { throw error(node, "no device is named \(name). Devices: \(devices.joined(separator: ", ")).") }
+        return name
+    }
+
+    func deviceList(_ node: Node) throws(ScenarioError) -> [String] {
+        let list = try names(node, what: "a list of devices")
+        for name in list where !devices.contains(name) {
+            throw error(node, "no device is named \(name). Devices: \(devices.joined(separator: ", ")).")
+        }
+        return list
+    }
+
+    func item(_ node: Node) throws(ScenarioError) -> Item {
+        guard case .object(let object) = Self.json(node) else { throw error(node, "expected a mapping of field names to values.") }
+        return object
+    }
+
+    /// A node as JSON: plain scalars typed as YAML types them, quoted ones strings.
+    static func json(_ node: Node) -> JSONValue {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain {
+                if node.null != nil { return .null }
+                if let bool = node.bool { return .bool(bool) }
+                if let int = node.int { return .int(int) }
+                if let double = node.float { return .double(double) }
+            }
+            return .string(scalar.string)
+        case .sequence(let sequence):
+            return .array(sequence.map(json))
+        case .mapping(let mapping):
+            var object: [String: JSONValue] = [:]
+            for (key, value) in mapping { object[key.string ?? "\(key)"] = json(value) }
+            return .object(object)
+        case .alias:
+            return .null
+        }
+    }
+}

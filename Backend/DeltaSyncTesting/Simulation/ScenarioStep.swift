@@ -1,0 +1,51 @@
+import DeltaSyncCore
+
+/// A simulation scenario read from a file: the devices and the steps they take.
+///
+/// ```yaml
+/// devices: [phone, tablet]
+/// steps:
+///   - save: {device: phone, model: Todo, item: {id: t1, name: milk}}
+///   - converge
+///   - offline: [phone, tablet]
+///   - save: {device: phone, model: Todo, item: {id: t1, name: oat milk}}
+///   - save: {device: tablet, model: Todo, item: {id: t1, done: true}}
+///   - converge
+///   - expect: {model: Todo, key: {id: t1}, on: [phone, tablet, server], fields: {done: true}}
+///   - expectConflict: {model: Todo, outcome: merged}
+/// ```
+public struct Scenario: Sendable, Equatable {
+    /// The devices, by name.
+    public var devices: [String]
+    /// What happens, in order, each with the line it was written on.
+    public var steps: [ScenarioStep]
+}
+
+/// One step of a ``Scenario``, and the line of the file it came from (errors name it).
+public struct ScenarioStep: Sendable, Equatable {
+    public var line: Int
+    public var action: Action
+
+    public enum Action: Sendable, Equatable {
+        /// Creates the item, or sets these fields of the device's copy; fails the step unless
+        /// `condition` holds (or when `expectFailure` is set, unless it does not).
+        case save(device: String, model: String, item: Item, condition: JSONValue?)
+        case delete(device: String, model: String, key: Item)
+        /// Cuts the devices off the server.
+        case offline([String])
+        case online([String])
+        /// Closes the device's store and opens its file again, as an app's next launch does.
+        case restart(String)
+        /// Moves the server's clock forward by this many seconds.
+        case advanceClock(seconds: Int)
+        /// Every device online, every outbox sent, every device equal to the server.
+        case converge
+        /// The item on each of `on` (device names, `server`) has these fields; `nil` fields:
+        /// it does not exist there.
+        case expect(model: String, key: Item, on: [String], fields: Item?)
+        /// The server's conflict log holds a conflict of `model` with this outcome.
+        case expectConflict(model: String, outcome: String)
+        /// The device has nothing left to send.
+        case expectEmptyOutbox(String)
+    }
+}

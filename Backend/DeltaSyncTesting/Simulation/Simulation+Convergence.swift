@@ -1,0 +1,47 @@
+import DeltaSyncClient
+import DeltaSyncCore
+import Foundation
+
+extension Simulation {
+    /// Brings every device online, waits until every outbox reached the server (sending one can
+    /// give another device a conflict to send, so until all are empty at once), then until each
+    /// device holds exactly the server's live items of every model: the same keys, the same
+    /// stored fields, the same `_version`.
+    ///
+    /// - Throws: ``SimulationError`` naming the first device that still differs after `timeout`
+    ///   without receiving a change, and the items that differ.
+    public func converge(timeout: Duration = .seconds(30)) async throws {
+        for device in devices { device.link.goOnline() }
+        var pending = true
+        while pending {
+            for device in devices { try await device.waitForEmptyOutbox(timeout: timeout) }
+            pending = false
+            for device in devices where try await device.pendingCount() > 0 { pending = true }
+        }
+        for model in schema.models {
+            let expected = Set(try await serverItems(model.name).map { Self.summary($0, of: model) })
+            for device in devices {
+                while true {
+                    let received = device.receivedCount
+                    let local = Set(try await device.items(model.name).map { Self.summary($0, of: model) })
+                    if local == expected { break }
+                    do {
+                        try await device.waitForReceived(after: received, timeout: timeout)
+                    } catch {
+                        throw SimulationError(
+                            "\(device.name) did not converge on \(model.name): it holds \(local.subtracting(expected).sorted()) "
+                                + "that the server does not, and lacks \(expected.subtracting(local).sorted()).")
+                    }
+                }
+            }
+        }
+    }
+
+    /// What two copies of an item must agree on, as text: its stored fields and `_version`.
+    static func summary(_ item: Item, of model: ModelSchema) -> String {
+        var shown: Item = [:]
+        for field in model.storedFields { shown[field.name] = item[field.name] ?? .null }
+        shown["_version"] = item["_version"] ?? .null
+        return JSONValue.object(shown).jsonText
+    }
+}

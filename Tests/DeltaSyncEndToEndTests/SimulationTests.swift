@@ -1,0 +1,125 @@
+import DeltaSyncClient
+import DeltaSyncCore
+import DeltaSyncSchema
+import DeltaSyncServer
+import DeltaSyncTesting
+import Foundation
+import Testing
+
+/// `Simulation`: devices of a schema read at run time (no generated models), their networks cut
+/// and restored, their processes restarted, and convergence checked against the server.
+@Suite("Simulated devices", .serialized)
+struct SimulationTests {
+    static let schema = """
+        type Todo @model {
+          id: ID!
+          name: String!
+          done: Boolean
+        }
+        """
+
+    static func project(_ handler: ConflictHandlerKind) throws -> AmplifyProject {
+        AmplifyProject(
+            schema: try AmplifySchema.parse(source: schema, file: "todos.graphql"),
+            sync: SyncConfiguration(projectHandler: handler), schemaFiles: ["todos.graphql"])
+    }
+
+    @Test("two devices editing one item offline converge under Automerge, and the conflict log holds the merge")
+    func offlineEditsConverge() async throws {
+        try await Simulation.run(project: try Self.project(.automerge), devices: ["phone", "tablet"]) { simulation in
+            let (phone, tablet) = (try simulation.device("phone"), try simulation.device("tablet"))
+            try await phone.save("Todo", ["id": "t1", "name": "milk"])
+            try await simulation.converge()
+            #expect(try await tablet.items("Todo").map { $0["name"] } == ["milk"])
+
+            phone.link.goOffline()
+            tablet.link.goOffline()
+            try await phone.save("Todo", ["id": "t1", "name": "oat milk"])
+            try await tablet.save("Todo", ["id": "t1", "done": true])
+            try await simulation.converge()
+
+            // Every device holds the server's item (converge checked it); the second edit to
+            // arrive was merged into the first. A resend after a cut connection can make one
+            // more merge, so versions are at least, not exactly, 3.
+            let stored = try #require(try await simulation.serverItems("Todo").first)
+            #expect(stored["done"] == true)
+            #expect((stored["_version"]?.intValue ?? 0) >= 3)
+            for device in [phone, tablet] {
+                #expect(try await device.items("Todo").map { $0["_version"] } == [stored["_version"]], "\(device.name)")
+            }
+            let conflicts = try await simulation.conflicts()
+            #expect(!conflicts.isEmpty && conflicts.allSatisfy { $0.outcome == "merged" })
+            #expect(conflicts.first?.model == "Todo")
+        }
+    }
+
+    @Test("a device restarted with changes in its outbox sends them once it is back online")
+    func restartKeepsTheOutbox() async throws {
+        try await Simulation.run(project: try Self.project(.optimisticConcurrency), devices: ["phone", "laptop"]) { simulation in
+            let phone = try simulation.device("phone")
+            phone.link.goOffline()
+            try await phone.save("Todo", ["id": "t1", "name": "written offline"])
+            try await phone.restart(start: false)
+            #expect(try await phone.pendingCount() == 1, "the outbox is in the device's file")
+            phone.link.goOnline()
+            try await phone.start()
+            try await simulation.converge()
+            #expect(try await simulation.serverItems("Todo").map { $0["name"] } == ["written offline"])
+            #expect(try await simulation.device("laptop").items("Todo").map { $0["name"] } == ["written offline"])
+        }
+    }
+
+    @Test("an unknown device, an unknown model and an item without its key are errors that say what there is")
+    func mistakesAreNamed() async throws {
+        try await Simulation.run(project: try Self.project(.automerge), devices: ["phone"]) { simulation in
+            #expect(throws: SimulationError.self) { try simulation.device("watch") }
+            let phone = try simulation.device("phone")
+            await #expect { try await phone.save("Note", ["id": "n1"]) } throws: { error in
+                "\(error)".contains("Note is not a model of the schema. Models: Todo.")
+            }
+            await #expect { try await phone.save("Todo", ["name": "no id"]) } throws: { error in
+                "\(error)".contains("needs its key field id")
+            }
+        }
+    }
+
+    static var exampleFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/simulations")
+    }
+
+    @Test("the example scenario file runs to the end: offline edits merged, a delete kept across a restart")
+    func exampleScenarioRuns() async throws {
+        let file = Self.exampleFolder.appendingPathComponent("offline-edits.yaml")
+        let scenario = try ScenarioFile.parse(try String(contentsOf: file, encoding: .utf8), file: "offline-edits.yaml")
+        #expect(scenario.devices == ["phone", "tablet"])
+        #expect(scenario.steps.first?.line == 7)
+        let schema = try String(contentsOf: Self.exampleFolder.appendingPathComponent("todos.graphql"), encoding: .utf8)
+        let project = AmplifyProject(
+            schema: try AmplifySchema.parse(source: schema, file: "todos.graphql"), sync: SyncConfiguration(projectHandler: .automerge),
+            schemaFiles: ["todos.graphql"])
+        let report = try await Simulation.run(project: project, devices: scenario.devices) { simulation in await simulation.run(scenario) }
+        #expect(report.results.count == scenario.steps.count)
+        for result in report.results where result.failure != nil {
+            Issue.record("line \(result.line), \(result.step): \(result.failure ?? "")")
+        }
+    }
+
+    @Test("a scenario file's mistakes are refused at their line, saying what was expected", arguments: [
+        ("devices: [phone]\nsteps:\n  - converge\n  - jump: phone\n", "s.yaml:4: jump is not a step. Steps: save, delete"),
+        ("devices: [phone]\nsteps:\n  - offline: watch\n", "s.yaml:3: no device is named watch. Devices: phone."),
+        ("devices: [phone]\nsteps:\n  - save: {device: phone, model: Todo}\n", "s.yaml:3: save needs `item`."),
+        ("devices: [phone]\nsteps:\n  - save: {device: phone, model: Todo, item: {id: t1}, colour: red}\n",
+         "s.yaml:3: colour is not a field of save. Fields: device, model, item, condition."),
+        ("devices: [phone, server]\nsteps: []\n", "s.yaml:1: device names must differ from each other and from `server`."),
+        ("steps: [converge]\n", "s.yaml:1: the scenario has no devices"),
+        ("devices: [phone]\nsteps:\n  - advanceClock: soon\n", "s.yaml:3: advanceClock takes a number of seconds above 0."),
+        ("devices: [phone\nsteps: []\n", "s.yaml:2: not valid YAML or JSON"),
+        ("{\"devices\": [\"phone\"],\n \"steps\": [\"converge\",\n  {\"restart\": \"tablet\"}]}\n", "s.yaml:3: no device is named tablet."),
+    ])
+    func scenarioMistakes(text: String, message: String) {
+        #expect { try ScenarioFile.parse(text, file: "s.yaml") } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+}
