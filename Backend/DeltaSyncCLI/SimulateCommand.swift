@@ -23,7 +23,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup var input: SchemaInput
 
-    @Option(name: .customLong("conflict-handler"), help: "The conflict handler of every model: automerge, optimistic or lambda.")
+    @Option(name: .customLong("conflict-handler"), help: "The conflict handler of every model: automerge, optimistic or lambda (over the scenario's conflictHandler).")
     var conflictHandler: ConflictHandlerChoice?
 
     @Option(name: .long, help: "How to report the run: text, json or junit.")
@@ -61,7 +61,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let directory = devicesDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-\(UUID().uuidString)")
         let report = try await Simulation.run(project: project, devices: parsed.devices, directory: directory, configure: {
-            $0.conflictHandler = conflictHandler?.kind
+            $0.conflictHandler = conflictHandler?.kind ?? parsed.conflictHandler
         }) { simulation in
             let report = await simulation.run(parsed)
             if !report.passed, let snapshot = try? await simulation.server.fixture.snapshot() {

@@ -88,21 +88,27 @@ struct SimulationTests {
             .appendingPathComponent("Examples/simulations")
     }
 
-    @Test("the example scenario file runs to the end: offline edits merged, a delete kept across a restart")
-    func exampleScenarioRuns() async throws {
-        let file = Self.exampleFolder.appendingPathComponent("offline-edits.yaml")
-        let scenario = try ScenarioFile.parse(try String(contentsOf: file, encoding: .utf8), file: "offline-edits.yaml")
-        #expect(scenario.devices == ["phone", "tablet"])
-        #expect(scenario.steps.first?.line == 7)
+    static let examples = ["offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml"]
+
+    @Test("every example scenario runs to its end", arguments: examples)
+    func exampleScenarioRuns(name: String) async throws {
+        let scenario = try ScenarioFile.parse(
+            try String(contentsOf: Self.exampleFolder.appendingPathComponent(name), encoding: .utf8), file: name)
         let schema = try String(contentsOf: Self.exampleFolder.appendingPathComponent("todos.graphql"), encoding: .utf8)
-        let project = AmplifyProject(
-            schema: try AmplifySchema.parse(source: schema, file: "todos.graphql"), sync: SyncConfiguration(projectHandler: .automerge),
-            schemaFiles: ["todos.graphql"])
-        let report = try await Simulation.run(project: project, devices: scenario.devices) { simulation in await simulation.run(scenario) }
+        let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: "todos.graphql"), schemaFiles: ["todos.graphql"])
+        let report = try await Simulation.run(project: project, devices: scenario.devices, configure: {
+            $0.conflictHandler = scenario.conflictHandler
+        }) { simulation in await simulation.run(scenario) }
         #expect(report.results.count == scenario.steps.count)
         for result in report.results where result.failure != nil {
-            Issue.record("line \(result.line), \(result.step): \(result.failure ?? "")")
+            Issue.record("\(name) line \(result.line), \(result.step): \(result.failure ?? "")")
         }
+    }
+
+    @Test("the example folder holds only scenarios this suite runs")
+    func everyExampleIsRun() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.exampleFolder.path).filter { $0.hasSuffix(".yaml") }
+        #expect(files.sorted() == Self.examples.sorted())
     }
 
     @Test("a scenario file's mistakes are refused at their line, saying what was expected", arguments: [
@@ -114,6 +120,7 @@ struct SimulationTests {
         ("devices: [phone, server]\nsteps: []\n", "s.yaml:1: device names must differ from each other and from `server`."),
         ("steps: [converge]\n", "s.yaml:1: the scenario has no devices"),
         ("devices: [phone]\nsteps:\n  - advanceClock: soon\n", "s.yaml:3: advanceClock takes a number of seconds above 0."),
+        ("devices: [phone]\nconflictHandler: newest\nsteps: []\n", "s.yaml:2: conflictHandler is one of automerge, lambda, optimistic."),
         ("devices: [phone\nsteps: []\n", "s.yaml:2: not valid YAML or JSON"),
         ("{\"devices\": [\"phone\"],\n \"steps\": [\"converge\",\n  {\"restart\": \"tablet\"}]}\n", "s.yaml:3: no device is named tablet."),
     ])

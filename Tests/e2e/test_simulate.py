@@ -22,7 +22,7 @@ def test_the_example_passes_and_reports_each_step_as_a_junit_test_case():
     assert suite.get("failures") == "0"
     cases = suite.findall("testcase")
     assert len(cases) == int(suite.get("tests")) == 15
-    assert cases[0].get("name").startswith("line 7: save phone Todo")
+    assert cases[0].get("name").startswith("line 8: save phone Todo")
 
 
 def test_a_failing_step_exits_1_and_names_its_line_and_what_differed(tmp_path):

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSchema
 import Yams
 
 /// A scenario file that cannot be run, and where: `file:line: message`.
@@ -28,7 +29,7 @@ public enum ScenarioFile {
             throw ScenarioError(file: file, line: 1, message: "a scenario is a mapping with devices and steps.")
         }
         var reader = ScenarioReader(file: file)
-        try reader.refuseUnknown(top, allowed: ["devices", "steps"], in: "a scenario")
+        try reader.refuseUnknown(top, allowed: ["devices", "conflictHandler", "steps"], in: "a scenario")
         guard let devices = top["devices"] else { throw reader.error(root, "the scenario has no devices: name them, `devices: [phone, tablet]`.") }
         reader.devices = try reader.names(devices, what: "devices")
         guard Set(reader.devices).count == reader.devices.count, !reader.devices.contains("server") else {
@@ -37,7 +38,9 @@ public enum ScenarioFile {
         guard let stepsNode = top["steps"], case .sequence(let steps) = stepsNode else {
             throw reader.error(root, "the scenario has no list of steps.")
         }
-        return Scenario(devices: reader.devices, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
+        let handler = try top["conflictHandler"].map { node throws(ScenarioError) in try reader.conflictHandler(node) }
+        return Scenario(
+            devices: reader.devices, conflictHandler: handler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
     }
 
     static func line(of error: YamlError) -> Int {

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSchema
 import Yams
 
 /// Reads one scenario's nodes into steps, checking names and shapes as it goes.
@@ -7,8 +8,11 @@ struct ScenarioReader {
     var devices: [String] = []
 
     static let actions = [
-        "save", "delete", "offline", "online", "restart", "advanceClock", "converge", "expect", "expectConflict", "expectEmptyOutbox",
+        "save", "delete", "offline", "online", "restart", "advanceClock", "converge", "waitForEmptyOutbox", "expect", "expectConflict",
+        "expectEmptyOutbox",
     ]
+
+    static let handlers: [String: ConflictHandlerKind] = ["automerge": .automerge, "optimistic": .optimisticConcurrency, "lambda": .lambda]
 
     func error(_ node: Node, _ message: String) -> ScenarioError {
         ScenarioError(file: file, line: node.mark?.line ?? 0, message: message)
@@ -34,6 +38,7 @@ struct ScenarioReader {
         case "online": return ScenarioStep(line: line, action: .online(try deviceList(argument)))
         case "restart": return ScenarioStep(line: line, action: .restart(try device(argument)))
         case "expectEmptyOutbox": return ScenarioStep(line: line, action: .expectEmptyOutbox(try device(argument)))
+        case "waitForEmptyOutbox": return ScenarioStep(line: line, action: .waitForEmptyOutbox(try device(argument)))
         case "converge": return ScenarioStep(line: line, action: .converge)
         case "advanceClock":
             guard let seconds = argument.int, seconds > 0 else { throw error(argument, "advanceClock takes a number of seconds above 0.") }
@@ -54,6 +59,13 @@ struct ScenarioReader {
         default:
             throw error(keyNode, "\(action) is not a step. Steps: \(Self.actions.joined(separator: ", ")).")
         }
+    }
+
+    func conflictHandler(_ node: Node) throws(ScenarioError) -> ConflictHandlerKind {
+        guard let name = node.string, let handler = Self.handlers[name] else {
+            throw error(node, "conflictHandler is one of \(Self.handlers.keys.sorted().joined(separator: ", ")).")
+        }
+        return handler
     }
 
     // MARK: - Shapes

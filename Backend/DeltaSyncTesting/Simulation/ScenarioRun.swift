@@ -62,6 +62,8 @@ extension Simulation {
             guard conflicts.contains(where: { $0.outcome == outcome }) else {
                 throw SimulationError("the conflict log holds no \(outcome) conflict of \(model); it holds \(conflicts.map(\.outcome)).")
             }
+        case .waitForEmptyOutbox(let name):
+            try await device(name).waitForEmptyOutbox()
         case .expectEmptyOutbox(let name):
             let pending = try await device(name).pendingCount()
             guard pending == 0 else { throw SimulationError("\(name)'s outbox holds \(pending) change(s).") }
@@ -96,6 +98,7 @@ extension Simulation {
                 + (fields.map { JSONValue.object($0).jsonText } ?? "absent")
         case .expectConflict(let model, let outcome): return "expect a \(outcome) conflict of \(model)"
         case .expectEmptyOutbox(let name): return "expect \(name)'s outbox empty"
+        case .waitForEmptyOutbox(let name): return "wait until \(name) sent its outbox"
         }
     }
 }

@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSchema
 
 /// A simulation scenario read from a file: the devices and the steps they take.
 ///
@@ -17,6 +18,9 @@ import DeltaSyncCore
 public struct Scenario: Sendable, Equatable {
     /// The devices, by name.
     public var devices: [String]
+    /// Every model's conflict handler (`conflictHandler: automerge | optimistic | lambda`);
+    /// `nil` keeps the project's.
+    public var conflictHandler: ConflictHandlerKind?
     /// What happens, in order, each with the line it was written on.
     public var steps: [ScenarioStep]
 }
@@ -47,5 +51,7 @@ public struct ScenarioStep: Sendable, Equatable {
         case expectConflict(model: String, outcome: String)
         /// The device has nothing left to send.
         case expectEmptyOutbox(String)
+        /// Waits until the device sent everything it held (it must be online to get there).
+        case waitForEmptyOutbox(String)
     }
 }
