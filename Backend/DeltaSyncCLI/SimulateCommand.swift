@@ -18,8 +18,10 @@ struct SimulateCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The scenario file (YAML or JSON).", completion: .file(extensions: ["yaml", "yml", "json"]))
-    var scenario: String
+    @Argument(help: "The scenario file (YAML or JSON); none with --random.", completion: .file(extensions: ["yaml", "yml", "json"]))
+    var scenario: String?
+
+    @OptionGroup var random: RandomSimulationOptions
 
     @OptionGroup var input: SchemaInput
 
@@ -32,6 +34,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The folder the devices' database files are kept in (a fresh temporary folder by default).", completion: .directory)
     var devicesDirectory: String?
 
+    func validate() throws {
+        guard (scenario == nil) == random.random else {
+            throw ValidationError(random.random ? "--random makes its own scenario: pass no scenario file." : "Pass a scenario file, or --random.")
+        }
+    }
+
     func run() async throws {
         // The report is the output: the server's and the devices' notices would bury it.
         LoggingSystem.bootstrap { label in
@@ -39,6 +47,7 @@ struct SimulateCommand: AsyncParsableCommand {
             handler.logLevel = .warning
             return handler
         }
+        guard let scenario else { return try await random.run(project: try loadProject(), conflictHandler: conflictHandler?.kind) }
         let text: String
         do {
             text = try String(contentsOfFile: scenario, encoding: .utf8)
@@ -51,12 +60,7 @@ struct SimulateCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let project: AmplifyProject
-        do {
-            project = try input.load()
-        } catch {
-            throw SchemaFailure(error: error)
-        }
+        let project = try loadProject()
         // Kept when the run fails (or when named): each device's database and the server's data.
         let directory = devicesDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-\(UUID().uuidString)")
@@ -75,6 +79,14 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if devicesDirectory == nil { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    private func loadProject() throws -> AmplifyProject {
+        do {
+            return try input.load()
+        } catch {
+            throw SchemaFailure(error: error)
+        }
     }
 }
 

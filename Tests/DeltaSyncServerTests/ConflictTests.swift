@@ -182,6 +182,26 @@ import Testing
             }
     }
 
+    /// Found by a simulation: a handler that resolved with an item missing a required field
+    /// failed the mutation, and the conflict log had no trace of it.
+    @Test("a Lambda answer that cannot be stored fails the mutation and is in the conflict log")
+    func anUnstorableResolutionIsLogged() async throws {
+        let project = AmplifyProject(
+            schema: try AmplifySchema.parse(source: "type Todo @model { id: ID! name: String! }", file: "todos.graphql"),
+            sync: SyncConfiguration(projectHandler: .lambda), schemaFiles: ["todos.graphql"])
+        try await TestServer(project: project, configure: { $0.lambdaConflictHandler = { _ in .resolve(["name": .null]) } }).withClient { client in
+            let update = "mutation($i: UpdateTodoInput!) { updateTodo(input: $i) { id name _version } }"
+            _ = try await client.expectData("createTodo", #"mutation { createTodo(input: {id: "t1", name: "milk"}) { id } }"#)
+            _ = try await client.expectData("updateTodo", update, ["i": ["id": "t1", "name": "oat milk", "_version": 1]])
+            let stale = try await client.graphQL(update, ["i": ["id": "t1", "name": "soy milk", "_version": 1]])
+            #expect(stale.data["updateTodo"].isNull)
+            #expect(!stale.errors.isEmpty)
+            let logged = try await client.admin(.get, "/admin/conflicts?model=Todo").json["conflicts"]
+            #expect(logged[0]["outcome"].stringValue?.hasPrefix("error: ") == true, "\(logged)")
+            #expect(logged[0]["handler"] == "LAMBDA")
+        }
+    }
+
     @Test func conflictsAreRecordedAndReadableThroughTheAdminEndpoint() async throws {
         try await TestServer(project: try Self.players(.automerge)).withClient { client in
             try await Self.seedVersion6(client)

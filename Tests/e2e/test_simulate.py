@@ -51,3 +51,18 @@ def test_a_malformed_scenario_is_a_usage_error_at_its_line(tmp_path):
     result = simulate(scenario)
     assert result.returncode == 64
     assert f"{scenario}:4: sve is not a step." in result.stderr
+
+
+def test_random_mode_converges_and_says_its_seed():
+    result = subprocess.run(
+        [str(BINARY), "simulate", "--random", "--devices", "3", "--steps", "40", "--seed", "7",
+         "--schema", str(EXAMPLES / "todos.graphql")],
+        capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "passed: seed 7, 3 devices, 40 steps converged at every quiet point"
+
+
+def test_random_mode_takes_no_scenario_file():
+    result = simulate(EXAMPLES / "offline-edits.yaml", "--random")
+    assert result.returncode == 64
+    assert "--random makes its own scenario: pass no scenario file." in result.stderr

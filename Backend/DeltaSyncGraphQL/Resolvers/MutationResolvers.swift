@@ -248,7 +248,13 @@ struct MutationResolvers: Sendable {
             await record(model, key, field, sent, existing, .lambda, "error: \(failure.message)", nil)
             throw failure
         }
-        try MutationInput.requireNonNullFields(model, next.item, ignoringTimestamps: false)
+        do {
+            try MutationInput.requireNonNullFields(model, next.item, ignoringTimestamps: false)
+        } catch {
+            // An answer that cannot be stored is the handler's failure: the log says so.
+            await record(model, key, field, sent, existing, .lambda, "error: \(error)", nil)
+            throw error
+        }
         let now = environment.nowMilliseconds
         let tombstoneTTL = environment.sync.tombstoneTTLSeconds
         let expectedVersion = existing["_version"]
