@@ -555,6 +555,11 @@ let package = Package(
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
         .executableTarget(
+            name: "SimulationBenchmark",
+            dependencies: ["BenchmarkSupport", "DeltaSyncCore", "DeltaSyncSchema", "DeltaSyncTesting"],
+            path: "Benchmarks/SimulationBenchmark"
+        ),
+        .executableTarget(
             name: "ColdSyncBenchmark",
             dependencies: [
                 "BenchmarkSupport",
