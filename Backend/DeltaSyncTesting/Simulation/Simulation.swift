@@ -90,8 +90,12 @@ public final class Simulation: Sendable {
 
     /// The live items of `modelName` on the server, read from its store.
     public func serverItems(_ modelName: String) async throws -> [Item] {
-        let snapshot = try await server.fixture.snapshot()
-        return (snapshot.models[modelName]?.items ?? []).filter { $0["_deleted"]?.boolValue != true }
+        Self.liveItems(of: modelName, in: try await server.fixture.snapshot())
+    }
+
+    /// The items of `modelName` in `snapshot` that are not tombstones.
+    static func liveItems(of modelName: String, in snapshot: StoreSnapshot) -> [Item] {
+        (snapshot.models[modelName]?.items ?? []).filter { $0["_deleted"]?.boolValue != true }
     }
 
     /// The server's conflict log, oldest first: each conflict a mutation met and how its handler
