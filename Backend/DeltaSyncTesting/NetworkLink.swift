@@ -46,9 +46,10 @@ public final class NetworkLink: Sendable {
                         }
                         track(inbound)
                         track(outbound)
-                        let answers = Relay(to: inbound)
+                        let online: @Sendable () -> Bool = { state.withLockedValue { $0.online } }
+                        let answers = Relay(to: inbound, online: online)
                         return outbound.pipeline.addHandler(answers).flatMap {
-                            inbound.pipeline.addHandler(Relay(to: outbound) { request in
+                            inbound.pipeline.addHandler(Relay(to: outbound, online: online) { request in
                                 let lose = state.withLockedValue { state in
                                     guard let marker = state.loseAnswerTo, request.contains(marker) else { return false }
                                     state.loseAnswerTo = nil
@@ -101,9 +102,14 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
     private let inspect: @Sendable (String) -> Void
     /// Set from the other direction's event loop: cut instead of relaying the next chunk.
     private let losing = NIOLockedValueBox(false)
+    /// Whether the link is up. A chunk read once it went down is lost with its connection:
+    /// `goOffline()` closes connections on their event loops, after it returns, and nothing
+    /// may cross in between.
+    private let online: @Sendable () -> Bool
 
-    init(to partner: any Channel, inspect: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(to partner: any Channel, online: @escaping @Sendable () -> Bool, inspect: @escaping @Sendable (String) -> Void = { _ in }) {
         self.partner = partner
+        self.online = online
         self.inspect = inspect
     }
 
@@ -113,7 +119,7 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = unwrapInboundIn(data)
-        if losing.withLockedValue({ $0 }) {
+        if losing.withLockedValue({ $0 }) || !online() {
             context.close(promise: nil)
             partner.close(promise: nil)
             return

@@ -20,9 +20,24 @@ struct OutboxSender: Sendable {
     let authorizations: AuthorizationPlan
 
     /// Sends until the outbox is empty.
+    ///
+    /// A mutation once sent is seen through even when the session ends meanwhile (its realtime
+    /// connection dropped, the app stopped sync): the backend may well apply it, and a device
+    /// that dropped the answer would send it again from the outbox, a duplicate that the
+    /// backend takes for a conflict (under a Lambda handler, a second resolution). As Amplify's
+    /// mutation processor, the answer is awaited and stored; the next mutation waits for the
+    /// next session.
     func send() async throws(DataStoreError) {
         while let mutation = try await takeNext() {
-            try await send(mutation)
+            let sending = Task { () async -> DataStoreError? in
+                do throws(DataStoreError) {
+                    try await send(mutation)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure = await sending.value { throw failure }
         }
     }
 
