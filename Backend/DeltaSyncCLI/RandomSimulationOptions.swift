@@ -1,10 +1,11 @@
 import ArgumentParser
 import DeltaSyncSchema
+import DeltaSyncServer
 import DeltaSyncTesting
 import Foundation
 
 /// `deltasync simulate --random`: random edits, deletes, restarts and partitions on the schema,
-/// checked for convergence at quiet points; a failure prints its seed and a shrunk scenario.
+/// checked at quiet points (convergence, conflict handler failures); a failure prints its seed and a shrunk scenario.
 struct RandomSimulationOptions: ParsableArguments {
     @Flag(name: .long, help: "Make a random scenario on the schema instead of reading one.")
     var random = false
@@ -12,29 +13,46 @@ struct RandomSimulationOptions: ParsableArguments {
     @Option(name: .long, help: "With --random: how many devices.")
     var devices = 4
 
-    @Option(name: .long, help: "With --random: how many steps.")
-    var steps = 100
+    @Option(name: .long, help: "With --random: how many steps (100 unless --seconds is given).")
+    var steps: Int?
+
+    @Option(name: .long, help: "With --random: take random steps for this many seconds instead of a number of steps.")
+    var seconds: Int?
 
     @Option(name: .long, help: "With --random: the seed (a run with the same seed makes the same scenario; random by default).")
     var seed: UInt64?
 
-    func run(project: AmplifyProject, conflictHandler: ConflictHandlerKind?) async throws {
+    func validate() throws {
+        guard random || (steps == nil && seconds == nil) else { throw ValidationError("--steps and --seconds go with --random.") }
+        guard steps == nil || seconds == nil else { throw ValidationError("Pass --steps or --seconds, not both.") }
+        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1.") }
+        if let seconds, seconds < 1 { throw ValidationError("--seconds must be at least 1.") }
+        guard devices >= 1 else { throw ValidationError("--devices must be at least 1.") }
+    }
+
+    /// - Parameter printed: what the printed scenario says of its server (the conflict handler
+    ///   and Lambda file given on the command line), so that it replays without them.
+    func run(project: AmplifyProject, printed: (ConflictHandlerKind?, String?), configure: @escaping (inout ServerConfiguration) -> Void) async throws {
         let seed = seed ?? UInt64.random(in: 1...UInt64(Int64.max))
-        let result = try await Simulation.runRandom(project: project, devices: devices, steps: steps, seed: seed) {
-            if let conflictHandler { $0.conflictHandler = conflictHandler }
-        }
-        guard let minimized = result.minimized else {
+        let length: RandomRunLength = seconds.map { .duration(.seconds($0)) } ?? .steps(steps ?? 100)
+        let result = try await Simulation.runRandom(project: project, devices: devices, length: length, seed: seed, configure: configure)
+        // The random steps the run took, not counting its final check.
+        let steps = max(0, result.scenario.steps.count - 1)
+        guard var minimized = result.minimized else {
             print(result.passed
-                ? "passed: seed \(seed), \(devices) devices, \(steps) steps converged at every quiet point"
+                ? "passed: seed \(seed), \(devices) devices, \(steps) steps: converged at every quiet point, and no conflict handler failed"
                 : "seed \(seed): a step failed before the devices could be compared:\n"
                     + SimulationReportFormat.text.render(result.report, scenario: "random", steps: result.scenario.steps.count))
             if !result.passed { throw ExitCode(1) }
             return
         }
+        (minimized.conflictHandler, minimized.lambdaHandler) = printed
         let failure = result.report.results.last?.failure ?? ""
+        // A timed run's steps are the seed's first ones: as many steps replay it.
+        let replay = seconds == nil ? "--seed \(seed)" : "--seed \(seed) --steps \(max(1, result.report.results.count - 1))"
         print("""
-            failed: seed \(seed): the devices did not converge: \(failure)
-            replay it with --seed \(seed), or this scenario of \(minimized.steps.count) steps, which fails the same way:
+            failed: seed \(seed), after \(result.report.results.count) steps: \(failure)
+            replay it with \(replay), or this scenario of \(minimized.steps.count) steps, which fails the same way:
 
             \(minimized.yaml)
             """)

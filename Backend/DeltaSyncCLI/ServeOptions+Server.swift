@@ -35,6 +35,7 @@ extension ServeOptions {
         configuration.allowedHosts = allowedHosts
         configuration.adminKey = adminKey
         configuration.lambdaConflictHandler = lambdaURL.map { LambdaConflictHandlers.http(url: $0) }
+        configuration.conflictHandlerFunction = conflictHandlerFunction
         if let tlsCertificate, let tlsKey {
             configuration.tls = TLSSettings(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
         } else if !noTLS {

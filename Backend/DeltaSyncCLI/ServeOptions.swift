@@ -111,6 +111,11 @@ struct ServeOptions: ParsableArguments {
         help: "URL that receives AppSync's Lambda conflict payload as a JSON POST and answers RESOLVE/REJECT/REMOVE.")
     var lambdaURL: String?
 
+    @Option(
+        name: .customLong("conflict-handler-function"),
+        help: "A function (functions.json, --function or the Amplify project's) that decides LAMBDA conflicts, given AppSync's conflict payload.")
+    var conflictHandlerFunction: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if databaseURL != nil, inMemory {
@@ -125,6 +130,9 @@ struct ServeOptions: ParsableArguments {
         }
         if let lambdaURL, !(lambdaURL.hasPrefix("http://") || lambdaURL.hasPrefix("https://")) {
             throw ValidationError("--lambda-url must be an http:// or https:// URL.")
+        }
+        if lambdaURL != nil, conflictHandlerFunction != nil {
+            throw ValidationError("--lambda-url and --conflict-handler-function both name the conflict handler: pass one.")
         }
         if noAdmin, adminKey != nil {
             throw ValidationError("--admin-key and --no-admin contradict each other: keep the fixture API with its key, or turn it off.")

@@ -28,6 +28,15 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(name: .customLong("conflict-handler"), help: "The conflict handler of every model: automerge, optimistic or lambda (over the scenario's conflictHandler).")
     var conflictHandler: ConflictHandlerChoice?
 
+    @Option(
+        name: .customLong("lambda-handler"),
+        help: "Your Lambda conflict handler, a Node (.js) or Python (.py) file exporting `handler`, for models with LAMBDA (over the scenario's lambdaHandler).",
+        completion: .file(extensions: ["js", "cjs", "mjs", "py"]))
+    var lambdaHandler: String?
+
+    @Option(name: .long, help: "Write the run's timeline (every step, each device's sync events and errors, the conflict log) to this HTML file.", completion: .file())
+    var timeline: String?
+
     @Option(name: .long, help: "How to report the run: text, json or junit.")
     var format: SimulationReportFormat = .text
 
@@ -47,7 +56,7 @@ struct SimulateCommand: AsyncParsableCommand {
             handler.logLevel = .warning
             return handler
         }
-        guard let scenario else { return try await random.run(project: try loadProject(), conflictHandler: conflictHandler?.kind) }
+        guard let scenario else { return try await runRandom() }
         let text: String
         do {
             text = try String(contentsOfFile: scenario, encoding: .utf8)
@@ -64,21 +73,52 @@ struct SimulateCommand: AsyncParsableCommand {
         // Kept when the run fails (or when named): each device's database and the server's data.
         let directory = devicesDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-\(UUID().uuidString)")
-        let report = try await Simulation.run(project: project, devices: parsed.devices, directory: directory, configure: {
-            $0.conflictHandler = conflictHandler?.kind ?? parsed.conflictHandler
-        }) { simulation in
+        var overridden = parsed
+        if let conflictHandler { overridden.conflictHandler = conflictHandler.kind }
+        if let lambdaHandler { overridden.lambdaHandler = URL(fileURLWithPath: lambdaHandler).standardizedFileURL.path }
+        let scenarioDirectory = URL(fileURLWithPath: scenario).deletingLastPathComponent()
+        let report = try await Simulation.run(
+            scenario: overridden, project: project, scenarioDirectory: scenarioDirectory, directory: directory
+        ) { simulation in
             let report = await simulation.run(parsed)
-            if !report.passed, let snapshot = try? await simulation.server.fixture.snapshot() {
-                try? Data(snapshot.json.jsonText.utf8).write(to: directory.appendingPathComponent("server-snapshot.json"))
+            let snapshot = try? await simulation.server.fixture.snapshot()
+            let page = simulation.timeline.html(title: scenario, conflicts: snapshot?.conflicts ?? [])
+            if !report.passed {
+                if let snapshot { try? Data(snapshot.json.jsonText.utf8).write(to: directory.appendingPathComponent("server-snapshot.json")) }
+                try? Data(page.utf8).write(to: directory.appendingPathComponent("timeline.html"))
             }
+            if let timeline { try Data(page.utf8).write(to: URL(fileURLWithPath: timeline)) }
             return report
         }
         print(format.render(report, scenario: scenario, steps: parsed.steps.count))
         guard report.passed else {
-            FileHandle.standardError.write(Data("deltasync: the devices' databases and the server's snapshot are kept in \(directory.path)\n".utf8))
+            FileHandle.standardError.write(Data(
+                "deltasync: the devices' databases, the server's snapshot and the run's timeline (timeline.html) are kept in \(directory.path)\n".utf8))
             throw ExitCode(1)
         }
         if devicesDirectory == nil { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// `--random`: the project's server with the conflict handler and Lambda file given.
+    private func runRandom() async throws {
+        let project = try loadProject()
+        let path = lambdaHandler.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let lambda = try path.map { path in
+            try ScenarioLambdaHandler(
+                file: URL(fileURLWithPath: path),
+                bootstrapDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-functions"))
+        }
+        let kind = conflictHandler?.kind
+        do {
+            try await random.run(project: project, printed: (kind, path)) { configuration in
+                if let kind { configuration.conflictHandler = kind }
+                if let lambda { configuration.lambdaConflictHandler = lambda.conflictHandler }
+            }
+        } catch {
+            await lambda?.shutdown()
+            throw error
+        }
+        await lambda?.shutdown()
     }
 
     private func loadProject() throws -> AmplifyProject {

@@ -1,6 +1,7 @@
 import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncFixture
+import DeltaSyncFunctions
 import DeltaSyncGraphQL
 import DeltaSyncRealtime
 import DeltaSyncSQLiteStore
@@ -44,7 +45,7 @@ extension DeltaSyncServer {
             tombstoneTTLSeconds: Int(configuration.tombstoneTTL.components.seconds),
             handlers: project.sync,
             handlerOverride: configuration.conflictHandler,
-            lambda: configuration.lambdaConflictHandler
+            lambda: try configuration.lambdaConflictHandler ?? conflictHandlerFunction(configuration.conflictHandlerFunction, in: functions)
         )
         var environment = ResolverEnvironment(
             schema: project.schema, store: store, policy: policy, tokens: .random(), clock: now, sync: sync,
@@ -62,6 +63,20 @@ extension DeltaSyncServer {
             with: configuration.resolvers, dataSources: configuration.dataSources, variables: configuration.resolverEnvironment,
             slots: configuration.slots, overrides: configuration.overrides)
         return environment
+    }
+
+    /// The named function as the Lambda conflict handler; `nil` without a name.
+    ///
+    /// - Throws: ``FunctionCatalogError`` when no configured function has the name.
+    static func conflictHandlerFunction(_ name: String?, in functions: ServerFunctions) throws -> LambdaConflictHandler? {
+        guard let name else { return nil }
+        guard let found = functions.function(named: name) else {
+            let known = functions.catalog.entries.keys.sorted()
+            throw FunctionCatalogError(
+                "The conflict handler function \(name) is not configured: add it to functions.json, pass --function, "
+                    + "or use one of the project's functions (\(known.isEmpty ? "none" : known.joined(separator: ", "))).")
+        }
+        return LambdaConflictHandlers.function(found.function, name: found.name, timeout: found.timeout)
     }
 
     /// Where mutations' events go: this process's subscribers, and on a store other processes

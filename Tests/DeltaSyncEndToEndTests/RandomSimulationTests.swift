@@ -35,7 +35,7 @@ struct RandomSimulationTests {
         let other = try RandomScenario.make(schema: try Self.project.schema, devices: 3, steps: 50, seed: 12)
         #expect(first == again)
         #expect(first.steps.map(\.action) != other.steps.map(\.action))
-        #expect(first.steps.last?.action == .converge)
+        #expect(first.steps.last?.action == .check)
         let reread = try ScenarioFile.parse(first.yaml, file: "random.yaml")
         #expect(reread.devices == first.devices)
         #expect(reread.steps.map(\.action) == first.steps.map(\.action))
@@ -50,7 +50,7 @@ struct RandomSimulationTests {
         #expect(run.minimized == nil)
     }
 
-    @Test("shrinking keeps only the steps a failure needs, and a final converge")
+    @Test("shrinking keeps only the steps a failure needs, and a final check")
     func shrinksToTheCause() async throws {
         let scenario = try RandomScenario.make(schema: try Self.project.schema, devices: 3, steps: 60, seed: 5)
         // A stand-in failure: two particular steps, in this order, make it.
@@ -65,8 +65,44 @@ struct RandomSimulationTests {
             guard let a = steps.firstIndex(of: cause), let b = steps.lastIndex(of: effect) else { return false }
             return a < b
         }
-        #expect(minimized.steps.map(\.action) == [cause, effect, .converge])
+        #expect(minimized.steps.map(\.action) == [cause, effect, .check])
         #expect(minimized.steps.count <= 5)
         #expect(runs < 60, "ran \(runs) candidates")
+    }
+
+    /// A deliberately broken Lambda conflict handler, as teams write them: it assumes every
+    /// todo it is given has `points`, which only some have, and answers RESOLVE to deletes.
+    static let brokenHandler: LambdaConflictHandler = { request in
+        guard let points = request.existingItem["points"].intValue else {
+            throw AppSyncError(.conflictError, "TypeError: Cannot read properties of undefined (reading 'points')")
+        }
+        var item = request.newItem.objectValue ?? [:]
+        item["points"] = .int(points + (item["points"]?.intValue ?? 0))
+        return .resolve(item)
+    }
+
+    @Test("a broken conflict handler fails the random mode, which shrinks the run to the few steps that break it")
+    func brokenHandlerIsFound() async throws {
+        let run = try await Simulation.runRandom(project: try Self.project, devices: 2, steps: 40, seed: 3) { configuration in
+            configuration.conflictHandler = .lambda
+            configuration.lambdaConflictHandler = Self.brokenHandler
+        }
+        #expect(!run.passed)
+        let failure = try #require(run.report.results.last?.failure)
+        #expect(failure.contains("the conflict handler failed"), "\(failure)")
+        let minimized = try #require(run.minimized, "\(run.scenario.yaml)")
+        #expect(minimized.steps.count <= 5, "\(minimized.yaml)")
+        #expect(minimized.steps.last?.action == .check)
+        // The shrunk scenario is a replayable file that still breaks the handler.
+        let replayed = try ScenarioFile.parse(minimized.yaml, file: "minimized.yaml")
+        var failed = false
+        for _ in 0..<3 where !failed {
+            let report = try await Simulation.run(project: try Self.project, devices: replayed.devices, configure: { configuration in
+                configuration.conflictHandler = .lambda
+                configuration.lambdaConflictHandler = Self.brokenHandler
+            }) { await $0.run(replayed) }
+            failed = report.results.last?.failure?.contains("the conflict handler failed") == true
+        }
+        #expect(failed, "the shrunk scenario did not break the handler in three runs:\n\(minimized.yaml)")
     }
 }

@@ -88,7 +88,7 @@ struct SimulationTests {
             .appendingPathComponent("Examples/simulations")
     }
 
-    static let examples = ["offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml"]
+    static let examples = ["offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml", "lambda-handler.yaml"]
 
     @Test("every example scenario runs to its end", arguments: examples)
     func exampleScenarioRuns(name: String) async throws {
@@ -96,12 +96,12 @@ struct SimulationTests {
             try String(contentsOf: Self.exampleFolder.appendingPathComponent(name), encoding: .utf8), file: name)
         let schema = try String(contentsOf: Self.exampleFolder.appendingPathComponent("todos.graphql"), encoding: .utf8)
         let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: "todos.graphql"), schemaFiles: ["todos.graphql"])
-        let report = try await Simulation.run(project: project, devices: scenario.devices, configure: {
-            $0.conflictHandler = scenario.conflictHandler
-        }) { simulation in await simulation.run(scenario) }
+        let (report, timeline) = try await Simulation.run(scenario: scenario, project: project, scenarioDirectory: Self.exampleFolder) {
+            simulation in (await simulation.run(scenario), simulation.timeline.text)
+        }
         #expect(report.results.count == scenario.steps.count)
         for result in report.results where result.failure != nil {
-            Issue.record("\(name) line \(result.line), \(result.step): \(result.failure ?? "")")
+            Issue.record("\(name) line \(result.line), \(result.step): \(result.failure ?? "")\n\(timeline)")
         }
     }
 

@@ -1,12 +1,15 @@
 """`deltasync simulate`: a scenario file's devices against a server of a schema, reported as text,
 JSON or JUnit XML, with the exit status CI needs."""
 import json
+import re
 import subprocess
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 from conftest import BINARY, ROOT
 
 EXAMPLES = ROOT / "Examples" / "simulations"
+FIXTURES = ROOT / "Tests" / "e2e" / "fixtures" / "simulations"
 
 
 def simulate(scenario, *flags):
@@ -43,6 +46,13 @@ def test_a_failing_step_exits_1_and_names_its_line_and_what_differed(tmp_path):
     text = simulate(scenario)
     assert "FAIL line 5: expect Todo" in text.stdout
     assert "failed at step 3 of 4, 1 not run" in text.stdout
+    # The kept folder holds the timeline of the run, the failed step marked.
+    kept = re.search(r"timeline\.html\) are kept in (\S+)", text.stderr)
+    assert kept, text.stderr
+    page = (Path(kept.group(1)) / "timeline.html").read_text()
+    assert "line 5: expect Todo" in page
+    assert '<td class="failure">server&#39;s' in page or '<td class="failure">server\'s Todo' in page, page
+    assert "sent create Todo t1 v1" in page
 
 
 def test_a_malformed_scenario_is_a_usage_error_at_its_line(tmp_path):
@@ -59,10 +69,66 @@ def test_random_mode_converges_and_says_its_seed():
          "--schema", str(EXAMPLES / "todos.graphql")],
         capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip() == "passed: seed 7, 3 devices, 40 steps converged at every quiet point"
+    assert result.stdout.strip() == (
+        "passed: seed 7, 3 devices, 40 steps: converged at every quiet point, and no conflict handler failed")
 
 
 def test_random_mode_takes_no_scenario_file():
     result = simulate(EXAMPLES / "offline-edits.yaml", "--random")
     assert result.returncode == 64
     assert "--random makes its own scenario: pass no scenario file." in result.stderr
+
+
+def random_run(*flags):
+    return subprocess.run(
+        [str(BINARY), "simulate", "--random", "--schema", str(EXAMPLES / "todos.graphql"), *flags],
+        capture_output=True, text=True, timeout=300)
+
+
+def test_the_lambda_example_runs_the_teams_node_handler_and_writes_its_timeline(tmp_path):
+    timeline = tmp_path / "timeline.html"
+    result = simulate(EXAMPLES / "lambda-handler.yaml", "--timeline", str(timeline))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok   line 19: expect a resolved conflict of Todo" in result.stdout
+    page = timeline.read_text()
+    assert "<th>phone</th><th>tablet</th>" in page
+    assert "<td>resolved</td>" in page
+
+
+def test_a_broken_conflict_handler_fails_random_mode_with_a_shrunk_scenario_that_replays(tmp_path):
+    handler = FIXTURES / "broken-conflict-handler.js"
+    result = random_run("--devices", "2", "--steps", "40", "--seed", "3",
+                        "--conflict-handler", "lambda", "--lambda-handler", str(handler))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.startswith("failed: seed 3, after "), result.stdout
+    assert "the conflict handler failed" in result.stdout
+    assert "TypeError" in result.stdout or "answered RESOLVE" in result.stdout, result.stdout
+    shrunk = re.search(r"this scenario of (\d+) steps", result.stdout)
+    assert shrunk and int(shrunk.group(1)) <= 5, result.stdout
+    # The printed scenario is a file `simulate` runs as it is (it names the handler and its
+    # file), and it breaks the handler again.
+    assert f'lambdaHandler: "{handler}"' in result.stdout, result.stdout
+    scenario = tmp_path / "minimized.yaml"
+    scenario.write_text(result.stdout.split("which fails the same way:", 1)[1])
+    for _ in range(3):
+        replay = simulate(scenario)
+        if replay.returncode == 1:
+            break
+    assert replay.returncode == 1, replay.stdout + replay.stderr
+    assert "the conflict handler failed" in replay.stdout
+
+
+def test_random_mode_runs_for_a_number_of_seconds():
+    result = random_run("--devices", "2", "--seconds", "2", "--seed", "11")
+    assert result.returncode == 0, result.stdout + result.stderr
+    taken = re.fullmatch(r"passed: seed 11, 2 devices, (\d+) steps: .*", result.stdout.strip())
+    assert taken and int(taken.group(1)) > 0, result.stdout
+
+
+def test_random_mode_refuses_steps_with_seconds_and_a_handler_that_is_not_code():
+    both = random_run("--steps", "5", "--seconds", "5")
+    assert both.returncode == 64
+    assert "Pass --steps or --seconds, not both." in both.stderr
+    text = random_run("--lambda-handler", str(EXAMPLES / "todos.graphql"), "--conflict-handler", "lambda")
+    assert text.returncode != 0
+    assert "neither a Node (.js, .cjs, .mjs) nor a Python (.py) file" in text.stderr

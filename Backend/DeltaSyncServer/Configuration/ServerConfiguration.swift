@@ -94,6 +94,11 @@ public struct ServerConfiguration: Sendable {
     /// The custom conflict handler models with `LAMBDA` call: a Swift closure (tests, embedding)
     /// or ``LambdaConflictHandlers/http(url:timeout:)`` for a local wrapper of a Lambda function.
     public var lambdaConflictHandler: LambdaConflictHandler?
+    /// The function (of ``functions``, ``functionsFile`` or the Amplify project) models with
+    /// `LAMBDA` call to decide a conflict, when ``lambdaConflictHandler`` is `nil`: it gets
+    /// AppSync's conflict payload as its event and answers `{"action": "RESOLVE", "item": …}`,
+    /// `REJECT` or `REMOVE`. Default `nil`: none.
+    public var conflictHandlerFunction: String?
 
     // MARK: - Resolvers
 

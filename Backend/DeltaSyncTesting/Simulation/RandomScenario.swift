@@ -2,7 +2,7 @@ import DeltaSyncCore
 import DeltaSyncSchema
 
 /// Random scenarios on a schema: devices save, delete, restart and lose their network at random,
-/// with a `converge` at quiet points and at the end. The same seed makes the same scenario.
+/// with a `check` at quiet points and at the end. The same seed makes the same scenario.
 ///
 /// ```swift
 /// // let scenario = try RandomScenario.make(schema: project.schema, devices: 4, steps: 60, seed: 7)
@@ -12,37 +12,10 @@ public enum RandomScenario {
     /// - Throws: ``SimulationError`` when no model of `schema` has fields a random run can fill
     ///   (required fields of scalar and enum types only).
     public static func make(schema: AmplifySchema, devices count: Int, steps: Int, seed: UInt64) throws -> Scenario {
-        let models = schema.models.filter { model in model.storedFields.allSatisfy { !$0.isRequired || $0.isGenerated || fillable($0, schema) } }
-        guard !models.isEmpty else {
-            throw SimulationError("No model can be filled at random: each has a required field of a model or non-model type.")
-        }
-        var random = ScenarioRandom(seed: seed)
-        let devices = (1...max(1, count)).map { "device\($0)" }
-        var offline = Set<String>()
-        var result: [ScenarioStep] = []
-        for n in 0..<steps {
-            let device = devices[random.below(devices.count)]
-            let model = models[random.below(models.count)]
-            let key = Self.key(model, random.below(4))
-            let roll = random.below(100)
-            let action: ScenarioStep.Action
-            switch roll {
-            case 0..<14:
-                if offline.remove(device) != nil { action = .online([device]) } else {
-                    offline.insert(device)
-                    action = .offline([device])
-                }
-            case 14..<62: action = .save(device: device, model: model.name, item: key.merging(fields(model, schema, &random, n)) { a, _ in a }, condition: nil)
-            case 62..<76: action = .delete(device: device, model: model.name, key: key)
-            case 76..<84: action = .restart(device)
-            default:
-                offline = []
-                action = .converge
-            }
-            result.append(ScenarioStep(line: n + 1, action: action))
-        }
-        result.append(ScenarioStep(line: steps + 1, action: .converge))
-        return Scenario(devices: devices, conflictHandler: nil, steps: result)
+        var generator = try RandomSteps(schema: schema, devices: count, seed: seed)
+        var result = (0..<steps).map { _ in generator.next() }
+        result.append(ScenarioStep(line: steps + 1, action: .check))
+        return Scenario(devices: generator.devices, conflictHandler: nil, steps: result)
     }
 
     static func key(_ model: ModelSchema, _ n: Int) -> Item {
@@ -80,6 +53,57 @@ public enum RandomScenario {
             return values.isEmpty ? .null : .string(values[random.below(values.count)])
         default: return .string("\(field.name) \(step)")
         }
+    }
+}
+
+/// The random steps of one seed, one at a time: a run with a time limit takes as many as it
+/// has time for.
+struct RandomSteps {
+    let schema: AmplifySchema
+    let models: [ModelSchema]
+    let devices: [String]
+    private var random: ScenarioRandom
+    private var offline = Set<String>()
+    private var made = 0
+
+    init(schema: AmplifySchema, devices count: Int, seed: UInt64) throws {
+        let models = schema.models.filter { model in
+            model.storedFields.allSatisfy { !$0.isRequired || $0.isGenerated || RandomScenario.fillable($0, schema) }
+        }
+        guard !models.isEmpty else {
+            throw SimulationError("No model can be filled at random: each has a required field of a model or non-model type.")
+        }
+        self.schema = schema
+        self.models = models
+        devices = (1...max(1, count)).map { "device\($0)" }
+        random = ScenarioRandom(seed: seed)
+    }
+
+    /// The next step, numbered from 1: a device goes offline or online (14%), saves random
+    /// values (48%), deletes (14%) or restarts (8%); or every device is checked at a quiet
+    /// point (16%).
+    mutating func next() -> ScenarioStep {
+        made += 1
+        let device = devices[random.below(devices.count)]
+        let model = models[random.below(models.count)]
+        let key = RandomScenario.key(model, random.below(4))
+        let action: ScenarioStep.Action
+        switch random.below(100) {
+        case 0..<14:
+            if offline.remove(device) != nil { action = .online([device]) } else {
+                offline.insert(device)
+                action = .offline([device])
+            }
+        case 14..<62:
+            let fields = RandomScenario.fields(model, schema, &random, made - 1)
+            action = .save(device: device, model: model.name, item: key.merging(fields) { a, _ in a }, condition: nil)
+        case 62..<76: action = .delete(device: device, model: model.name, key: key)
+        case 76..<84: action = .restart(device)
+        default:
+            offline = []
+            action = .check
+        }
+        return ScenarioStep(line: made, action: action)
     }
 }
 

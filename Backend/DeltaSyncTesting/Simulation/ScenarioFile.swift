@@ -29,7 +29,7 @@ public enum ScenarioFile {
             throw ScenarioError(file: file, line: 1, message: "a scenario is a mapping with devices and steps.")
         }
         var reader = ScenarioReader(file: file)
-        try reader.refuseUnknown(top, allowed: ["devices", "conflictHandler", "steps"], in: "a scenario")
+        try reader.refuseUnknown(top, allowed: ["devices", "conflictHandler", "lambdaHandler", "steps"], in: "a scenario")
         guard let devices = top["devices"] else { throw reader.error(root, "the scenario has no devices: name them, `devices: [phone, tablet]`.") }
         reader.devices = try reader.names(devices, what: "devices")
         guard Set(reader.devices).count == reader.devices.count, !reader.devices.contains("server") else {
@@ -39,8 +39,9 @@ public enum ScenarioFile {
             throw reader.error(root, "the scenario has no list of steps.")
         }
         let handler = try top["conflictHandler"].map { node throws(ScenarioError) in try reader.conflictHandler(node) }
+        let lambdaHandler = try top["lambdaHandler"].map { node throws(ScenarioError) in try reader.lambdaHandler(node) }
         return Scenario(
-            devices: reader.devices, conflictHandler: handler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
+            devices: reader.devices, conflictHandler: handler, lambdaHandler: lambdaHandler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
     }
 
     static func line(of error: YamlError) -> Int {

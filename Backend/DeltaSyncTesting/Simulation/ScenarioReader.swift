@@ -8,7 +8,7 @@ struct ScenarioReader {
     var devices: [String] = []
 
     static let actions = [
-        "save", "delete", "offline", "online", "restart", "advanceClock", "converge", "waitForEmptyOutbox", "expect", "expectConflict",
+        "save", "delete", "offline", "online", "restart", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
         "expectEmptyOutbox",
     ]
 
@@ -21,6 +21,7 @@ struct ScenarioReader {
     func step(_ node: Node) throws(ScenarioError) -> ScenarioStep {
         let line = node.mark?.line ?? 0
         if node.string == "converge" { return ScenarioStep(line: line, action: .converge) }
+        if node.string == "check" { return ScenarioStep(line: line, action: .check) }
         guard case .mapping(let mapping) = node, mapping.count == 1, let (keyNode, argument) = mapping.first, let action = keyNode.string else {
             throw error(node, "a step is one of \(Self.actions.joined(separator: ", ")), written `- action: argument`.")
         }
@@ -40,6 +41,7 @@ struct ScenarioReader {
         case "expectEmptyOutbox": return ScenarioStep(line: line, action: .expectEmptyOutbox(try device(argument)))
         case "waitForEmptyOutbox": return ScenarioStep(line: line, action: .waitForEmptyOutbox(try device(argument)))
         case "converge": return ScenarioStep(line: line, action: .converge)
+        case "check": return ScenarioStep(line: line, action: .check)
         case "advanceClock":
             guard let seconds = argument.int, seconds > 0 else { throw error(argument, "advanceClock takes a number of seconds above 0.") }
             return ScenarioStep(line: line, action: .advanceClock(seconds: seconds))
@@ -66,6 +68,14 @@ struct ScenarioReader {
             throw error(node, "conflictHandler is one of \(Self.handlers.keys.sorted().joined(separator: ", ")).")
         }
         return handler
+    }
+
+    func lambdaHandler(_ node: Node) throws(ScenarioError) -> String {
+        let path = try text(node)
+        guard ScenarioLambdaHandler.runtime(of: path) != nil else {
+            throw error(node, "lambdaHandler is a Node (.js, .cjs, .mjs) or Python (.py) file exporting `handler`.")
+        }
+        return path
     }
 
     // MARK: - Shapes

@@ -24,19 +24,27 @@ extension Simulation {
     /// Runs `scenario`'s steps in order and stops at the first that fails.
     public func run(_ scenario: Scenario) async -> ScenarioReport {
         var report = ScenarioReport()
-        let clock = ContinuousClock()
         for step in scenario.steps {
-            let started = clock.now
-            var failure: String?
-            do {
-                try await perform(step.action)
-            } catch {
-                failure = "\(error)"
-            }
-            report.results.append(.init(line: step.line, step: Self.describe(step.action), duration: clock.now - started, failure: failure))
-            if failure != nil { break }
+            let result = await run(step)
+            report.results.append(result)
+            if result.failure != nil { break }
         }
         return report
+    }
+
+    /// Runs one step; its result says whether it failed and why.
+    public func run(_ step: ScenarioStep) async -> ScenarioReport.StepResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        timeline.record("steps", .step, "line \(step.line): \(Self.describe(step.action))")
+        var failure: String?
+        do {
+            try await perform(step.action)
+        } catch {
+            failure = "\(error)"
+            timeline.record("steps", .failure, "\(error)")
+        }
+        return .init(line: step.line, step: Self.describe(step.action), duration: clock.now - started, failure: failure)
     }
 
     private func perform(_ action: ScenarioStep.Action) async throws {
@@ -55,6 +63,8 @@ extension Simulation {
             server.fixture.clock.advance(by: .seconds(seconds))
         case .converge:
             try await converge()
+        case .check:
+            try await check()
         case .expect(let model, let key, let places, let fields):
             for place in places { try await expect(model, key: key, on: place, fields: fields) }
         case .expectConflict(let model, let outcome):
@@ -93,6 +103,7 @@ extension Simulation {
         case .restart(let name): return "restart \(name)"
         case .advanceClock(let seconds): return "advance the server's clock \(seconds) s"
         case .converge: return "converge"
+        case .check: return "check: converge, and no conflict handler failed"
         case .expect(let model, let key, let places, let fields):
             return "expect \(model) \(JSONValue.object(key).jsonText) on \(places.joined(separator: ", ")) "
                 + (fields.map { JSONValue.object($0).jsonText } ?? "absent")

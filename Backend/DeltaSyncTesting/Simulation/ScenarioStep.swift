@@ -16,11 +16,22 @@ import DeltaSyncSchema
 ///   - expectConflict: {model: Todo, outcome: merged}
 /// ```
 public struct Scenario: Sendable, Equatable {
+    public init(devices: [String], conflictHandler: ConflictHandlerKind? = nil, lambdaHandler: String? = nil, steps: [ScenarioStep]) {
+        self.devices = devices
+        self.conflictHandler = conflictHandler
+        self.lambdaHandler = lambdaHandler
+        self.steps = steps
+    }
+
     /// The devices, by name.
     public var devices: [String]
     /// Every model's conflict handler (`conflictHandler: automerge | optimistic | lambda`);
     /// `nil` keeps the project's.
     public var conflictHandler: ConflictHandlerKind?
+    /// The team's Lambda conflict handler, a Node (`.js`, `.cjs`, `.mjs`) or Python (`.py`)
+    /// file exporting `handler`, relative to the scenario's folder (`lambdaHandler:
+    /// conflict-handler.js`): models with `LAMBDA` call it as AppSync calls the Lambda.
+    public var lambdaHandler: String?
     /// What happens, in order, each with the line it was written on.
     public var steps: [ScenarioStep]
 }
@@ -44,6 +55,9 @@ public struct ScenarioStep: Sendable, Equatable {
         case advanceClock(seconds: Int)
         /// Every device online, every outbox sent, every device equal to the server.
         case converge
+        /// A quiet point's checks: ``converge``, then no conflict handler failed (the conflict
+        /// log holds no `error: …` outcome). What the random mode checks.
+        case check
         /// The item on each of `on` (device names, `server`) has these fields; `nil` fields:
         /// it does not exist there.
         case expect(model: String, key: Item, on: [String], fields: Item?)

@@ -8,6 +8,7 @@ extension Scenario {
         if let conflictHandler, let name = ScenarioReader.handlers.first(where: { $0.value == conflictHandler })?.key {
             lines.append("conflictHandler: \(name)")
         }
+        if let lambdaHandler { lines.append("lambdaHandler: \(JSONValue.string(lambdaHandler).jsonText)") }
         lines.append("steps:")
         for step in steps { lines.append("  - " + Self.text(step.action)) }
         return lines.joined(separator: "\n") + "\n"
@@ -28,6 +29,7 @@ extension Scenario {
         case .restart(let device): return step("restart", .string(device))
         case .advanceClock(let seconds): return step("advanceClock", .int(seconds))
         case .converge: return "converge"
+        case .check: return "check"
         case .waitForEmptyOutbox(let device): return step("waitForEmptyOutbox", .string(device))
         case .expectEmptyOutbox(let device): return step("expectEmptyOutbox", .string(device))
         case .expect(let model, let key, let places, let fields):

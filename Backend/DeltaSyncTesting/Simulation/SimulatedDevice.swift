@@ -24,26 +24,38 @@ public final class SimulatedDevice: Sendable {
     public let file: URL
     let models: StoreModels
     let configuration: DataStoreConfiguration
+    let timeline: SimulationTimeline
     private let current: NIOLockedValueBox<Opened>
 
-    /// The open store and every event it published since it was opened.
+    /// The open store, every event it published since it was opened, and the task writing
+    /// them into the timeline.
     private struct Opened: Sendable {
         let store: DataStore
         let events: EventWaiter<DataStoreEvent>
+        let recording: Task<Void, Never>
     }
 
-    init(name: String, link: NetworkLink, file: URL, models: StoreModels, configuration: DataStoreConfiguration) throws {
+    init(
+        name: String, link: NetworkLink, file: URL, models: StoreModels, configuration: DataStoreConfiguration, timeline: SimulationTimeline
+    ) throws {
         self.name = name
         self.link = link
         self.file = file
         self.models = models
         self.configuration = configuration
-        current = NIOLockedValueBox(try Self.open(file, models: models, configuration: configuration))
+        self.timeline = timeline
+        current = NIOLockedValueBox(try Self.open(file, name: name, models: models, configuration: configuration, timeline: timeline))
     }
 
-    private static func open(_ file: URL, models: StoreModels, configuration: DataStoreConfiguration) throws -> Opened {
+    private static func open(
+        _ file: URL, name: String, models: StoreModels, configuration: DataStoreConfiguration, timeline: SimulationTimeline
+    ) throws -> Opened {
         let store = try DataStore(models: models, location: .file(file), configuration: configuration)
-        return Opened(store: store, events: EventWaiter(store.events))
+        let published = store.events
+        let recording = Task {
+            for await event in published { timeline.record(name, .event, SimulationTimeline.describe(event)) }
+        }
+        return Opened(store: store, events: EventWaiter(store.events), recording: recording)
     }
 
     /// The store as it is open now (a restart opens another).
@@ -126,16 +138,20 @@ public final class SimulatedDevice: Sendable {
     /// Closes the store as an app's process ends, and opens its file again as the app's next
     /// launch does; then starts syncing when `start` says so. What was in the outbox is sent then.
     public func restart(start: Bool = true) async throws {
-        let old = store
-        await old.stop()
-        let reopened = try Self.open(file, models: models, configuration: configuration)
+        let old = current.withLockedValue { $0 }
+        await old.store.stop()
+        old.recording.cancel()
+        timeline.record(name, .event, "restarted: the store's file opened again")
+        let reopened = try Self.open(file, name: name, models: models, configuration: configuration, timeline: timeline)
         current.withLockedValue { $0 = reopened }
         if start { try await self.start() }
     }
 
     /// Stops syncing for good (the simulation's end).
     func close() async {
-        await store.stop()
+        let opened = current.withLockedValue { $0 }
+        await opened.store.stop()
+        opened.recording.cancel()
         await link.close()
     }
 

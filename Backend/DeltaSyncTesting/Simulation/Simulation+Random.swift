@@ -2,55 +2,96 @@ import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncServer
 
-/// A random run (``RandomScenario``) and, when its devices did not converge, the shortest
-/// scenario found that still does not.
+/// A random run (``RandomScenario``) and, when a quiet point's check failed, the shortest
+/// scenario found that still fails it.
 public struct RandomRun: Sendable {
     public let seed: UInt64
     public let scenario: Scenario
     public let report: ScenarioReport
-    /// A scenario of fewer steps that fails the same way; `nil` when the run converged.
+    /// A scenario of fewer steps that fails a check too; `nil` when every check passed.
     public let minimized: Scenario?
-    /// Whether the devices converged at every quiet point.
+    /// Whether every step passed: the devices converged at every quiet point, and no conflict
+    /// handler failed.
     public var passed: Bool { report.passed }
+}
+
+/// How long a random run goes on: a number of steps, or as many as fit in a duration.
+public enum RandomRunLength: Sendable, Equatable {
+    case steps(Int)
+    case duration(Duration)
 }
 
 extension Simulation {
     /// Makes the random scenario of `seed`, runs it on a fresh simulation of `project` and,
-    /// when a `converge` step fails, shrinks it (``shrink(_:fails:)``), running each candidate
-    /// on a fresh simulation.
+    /// when a quiet point's ``check(timeout:)`` fails, shrinks it (``shrink(_:fails:)``),
+    /// running each candidate on a fresh simulation.
+    ///
+    /// With ``RandomRunLength/duration(_:)`` it takes the seed's steps one after another until
+    /// the time is up, then checks once more; the scenario it reports holds the steps it ran.
     public static func runRandom(
-        project: AmplifyProject, devices: Int, steps: Int, seed: UInt64, configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
+        project: AmplifyProject, devices: Int, length: RandomRunLength, seed: UInt64,
+        configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> RandomRun {
-        let scenario = try RandomScenario.make(schema: project.schema, devices: devices, steps: steps, seed: seed)
         func run(_ scenario: Scenario) async throws -> ScenarioReport {
             try await Simulation.run(project: project, devices: scenario.devices, configure: configure) { await $0.run(scenario) }
         }
-        let report = try await run(scenario)
-        guard diverged(report) else { return RandomRun(seed: seed, scenario: scenario, report: report, minimized: nil) }
-        let minimized = try await shrink(scenario) { candidate in diverged(try await run(candidate)) }
+        let scenario: Scenario
+        let report: ScenarioReport
+        switch length {
+        case .steps(let count):
+            scenario = try RandomScenario.make(schema: project.schema, devices: devices, steps: count, seed: seed)
+            report = try await run(scenario)
+        case .duration(let duration):
+            var generator = try RandomSteps(schema: project.schema, devices: devices, seed: seed)
+            (scenario, report) = try await Simulation.run(project: project, devices: generator.devices, configure: configure) { simulation in
+                let deadline = ContinuousClock.now + duration
+                var steps: [ScenarioStep] = []
+                var report = ScenarioReport()
+                while report.passed {
+                    let last = ContinuousClock.now >= deadline
+                    let step = last ? ScenarioStep(line: steps.count + 1, action: .check) : generator.next()
+                    steps.append(step)
+                    report.results.append(await simulation.run(step))
+                    if last { break }
+                }
+                return (Scenario(devices: generator.devices, conflictHandler: nil, steps: steps), report)
+            }
+        }
+        guard failedCheck(report) else { return RandomRun(seed: seed, scenario: scenario, report: report, minimized: nil) }
+        let minimized = try await shrink(scenario) { candidate in failedCheck(try await run(candidate)) }
         return RandomRun(seed: seed, scenario: scenario, report: report, minimized: minimized)
     }
 
-    /// Whether the run stopped at a `converge`: the devices disagreed with the server. A run
-    /// that stopped at another step failed for another reason, which shrinking must not chase.
-    static func diverged(_ report: ScenarioReport) -> Bool {
+    /// ``runRandom(project:devices:length:seed:configure:)`` of `steps` steps.
+    public static func runRandom(
+        project: AmplifyProject, devices: Int, steps: Int, seed: UInt64, configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> RandomRun {
+        try await runRandom(project: project, devices: devices, length: .steps(steps), seed: seed, configure: configure)
+    }
+
+    /// Whether the run stopped at a quiet point's `check` (or a `converge`): the devices
+    /// disagreed with the server, or a conflict handler failed. A run that stopped at another
+    /// step failed for another reason, which shrinking must not chase.
+    static func failedCheck(_ report: ScenarioReport) -> Bool {
         guard let last = report.results.last, last.failure != nil else { return false }
-        return last.step == describe(.converge)
+        return last.step == describe(.check) || last.step == describe(.converge)
     }
 
     /// Removes steps from `scenario` as long as `fails` still holds for what is left: chunks of
     /// half the steps, then quarters, down to single steps, until no single step can go. The
-    /// result always ends with a `converge`, the check a failure is seen at.
+    /// result always ends with the scenario's last step when that is a `check` or `converge`
+    /// (the step a failure is seen at), else with a `check`.
     public static func shrink(_ scenario: Scenario, fails: (Scenario) async throws -> Bool) async rethrows -> Scenario {
+        let ending = scenario.steps.last.flatMap { [.check, .converge].contains($0.action) ? $0.action : nil } ?? .check
         func candidate(_ steps: [ScenarioStep]) -> Scenario {
             var actions = steps.map(\.action)
-            if actions.last != .converge { actions.append(.converge) }
+            if actions.last != ending { actions.append(ending) }
             return Scenario(
-                devices: scenario.devices, conflictHandler: scenario.conflictHandler,
+                devices: scenario.devices, conflictHandler: scenario.conflictHandler, lambdaHandler: scenario.lambdaHandler,
                 steps: actions.enumerated().map { ScenarioStep(line: $0.offset + 1, action: $0.element) })
         }
         var steps = scenario.steps
-        if steps.last?.action == .converge { steps.removeLast() }
+        if steps.last?.action == ending { steps.removeLast() }
         var chunk = max(1, steps.count / 2)
         while !steps.isEmpty {
             var start = 0

@@ -29,11 +29,14 @@ public final class Simulation: Sendable {
     public let devices: [SimulatedDevice]
     /// The schema the server serves and the devices store.
     public let schema: AmplifySchema
+    /// Every step and every device's sync events and errors, as they happened.
+    public let timeline: SimulationTimeline
 
-    init(server: DeltaSyncTestServer, devices: [SimulatedDevice], schema: AmplifySchema) {
+    init(server: DeltaSyncTestServer, devices: [SimulatedDevice], schema: AmplifySchema, timeline: SimulationTimeline) {
         self.server = server
         self.devices = devices
         self.schema = schema
+        self.timeline = timeline
     }
 
     /// Starts a server for `project` (see ``DeltaSyncTestServer/withServer(project:configure:_:)``)
@@ -55,6 +58,7 @@ public final class Simulation: Sendable {
         // A folder of its own making goes with the run; one the caller named stays.
         defer { if temporary { try? FileManager.default.removeItem(at: directory) } }
         let models = StoreModels(schema: project.schema, version: "simulation")
+        let timeline = SimulationTimeline()
         return try await DeltaSyncTestServer.withServer(project: project, configure: configure) { server in
             var devices: [SimulatedDevice] = []
             for name in names {
@@ -63,11 +67,12 @@ public final class Simulation: Sendable {
                     endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey))
                 configuration.retryBackoff = RetryBackoff(base: .milliseconds(20), maximum: .milliseconds(500))
                 configuration.networkMonitor = nil
+                configuration.errorHandler = { [name] error in timeline.record(name, .error, "\(error)") }
                 devices.append(try SimulatedDevice(
                     name: name, link: link, file: directory.appendingPathComponent("\(name).sqlite"), models: models,
-                    configuration: configuration))
+                    configuration: configuration, timeline: timeline))
             }
-            let simulation = Simulation(server: server, devices: devices, schema: project.schema)
+            let simulation = Simulation(server: server, devices: devices, schema: project.schema, timeline: timeline)
             do {
                 for device in devices { try await device.start() }
                 let result = try await body(simulation)
