@@ -389,6 +389,7 @@ let package = Package(
                 "DeltaSyncCore",
                 "DeltaSyncSchema",
                 "DeltaSyncServer",
+                "DeltaSyncSQLiteStore",
                 "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),

@@ -22,7 +22,19 @@ struct RandomSimulationOptions: ParsableArguments {
     @Option(name: .long, help: "With --random: the seed (a run with the same seed makes the same scenario; random by default).")
     var seed: UInt64?
 
+    @Flag(name: .long, help: "With --random: every device is a development user of its own name (device1, device2, ...), so that the checks cover your schema's @auth rules.")
+    var users = false
+
+    @Option(name: .long, help: "With --users: the groups every user is in, comma-separated (team,admins).")
+    var groups: String?
+
+    private var groupList: [String] {
+        (groups ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     func validate() throws {
+        guard users || groups == nil else { throw ValidationError("--groups goes with --users.") }
+        guard random || !users else { throw ValidationError("--users goes with --random; a scenario file names each device's identity.") }
         guard random || (steps == nil && seconds == nil) else { throw ValidationError("--steps and --seconds go with --random.") }
         guard steps == nil || seconds == nil else { throw ValidationError("Pass --steps or --seconds, not both.") }
         if let steps, steps < 1 { throw ValidationError("--steps must be at least 1.") }
@@ -35,7 +47,8 @@ struct RandomSimulationOptions: ParsableArguments {
     func run(project: AmplifyProject, printed: (ConflictHandlerKind?, String?), configure: @escaping (inout ServerConfiguration) -> Void) async throws {
         let seed = seed ?? UInt64.random(in: 1...UInt64(Int64.max))
         let length: RandomRunLength = seconds.map { .duration(.seconds($0)) } ?? .steps(steps ?? 100)
-        let result = try await Simulation.runRandom(project: project, devices: devices, length: length, seed: seed, configure: configure)
+        let result = try await Simulation.runRandom(
+            project: project, devices: devices, length: length, seed: seed, users: users ? groupList : nil, configure: configure)
         // The random steps the run took, not counting its final check.
         let steps = max(0, result.scenario.steps.count - 1)
         guard var minimized = result.minimized else {
@@ -52,7 +65,7 @@ struct RandomSimulationOptions: ParsableArguments {
         let replay = seconds == nil ? "--seed \(seed)" : "--seed \(seed) --steps \(max(1, result.report.results.count - 1))"
         print("""
             failed: seed \(seed), after \(result.report.results.count) steps: \(failure)
-            replay it with \(replay), or this scenario of \(minimized.steps.count) steps, which fails the same way:
+            replay it with \(replay)\(users ? " --users" + (groups.map { " --groups \($0)" } ?? "") : ""), or this scenario of \(minimized.steps.count) steps, which fails the same way:
 
             \(minimized.yaml)
             """)

@@ -51,24 +51,37 @@ public struct DeltaSyncTestServer: Sendable {
         project: AmplifyProject, configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (DeltaSyncTestServer) async throws -> T
     ) async throws -> T {
+        var configuration = testConfiguration
+        configure(&configuration)
+        let server = try await start(project: project, configuration: configuration)
+        let result: T
+        do {
+            result = try await body(server)
+        } catch {
+            await server.running.stop()
+            throw error
+        }
+        await server.running.stop()
+        return result
+    }
+
+    /// The test defaults: in-memory store, a free port on 127.0.0.1, ``defaultAPIKey``,
+    /// ``defaultDataDirectory``.
+    static var testConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.storage = .inMemory
         configuration.apiKey = defaultAPIKey
         configuration.dataDirectory = defaultDataDirectory
-        configure(&configuration)
+        return configuration
+    }
+
+    /// Starts a server; the caller stops it (`running.stop()`).
+    static func start(project: AmplifyProject, configuration: ServerConfiguration) async throws -> DeltaSyncTestServer {
         let server = try DeltaSyncServer(project: project, configuration: configuration)
         let running = try await server.start()
-        let result: T
-        do {
-            result = try await body(DeltaSyncTestServer(running: running, dataDirectory: configuration.dataDirectory, fixture: server.fixture))
-        } catch {
-            await running.stop()
-            throw error
-        }
-        await running.stop()
-        return result
+        return DeltaSyncTestServer(running: running, dataDirectory: configuration.dataDirectory, fixture: server.fixture)
     }
 
     /// ``withServer(project:configure:_:)`` for the text of an Amplify schema.

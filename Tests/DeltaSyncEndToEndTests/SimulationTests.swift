@@ -88,14 +88,20 @@ struct SimulationTests {
             .appendingPathComponent("Examples/simulations")
     }
 
-    static let examples = ["offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml", "lambda-handler.yaml"]
+    static let examples = [
+        "offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml", "lambda-handler.yaml", "owner-shared-group.yaml",
+        "server-restart.yaml",
+    ]
+    /// The schema each example runs on (`todos.graphql` unless named here).
+    static let schemas = ["owner-shared-group.yaml": "notes.graphql"]
 
     @Test("every example scenario runs to its end", arguments: examples)
     func exampleScenarioRuns(name: String) async throws {
         let scenario = try ScenarioFile.parse(
             try String(contentsOf: Self.exampleFolder.appendingPathComponent(name), encoding: .utf8), file: name)
-        let schema = try String(contentsOf: Self.exampleFolder.appendingPathComponent("todos.graphql"), encoding: .utf8)
-        let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: "todos.graphql"), schemaFiles: ["todos.graphql"])
+        let schemaFile = Self.schemas[name] ?? "todos.graphql"
+        let schema = try String(contentsOf: Self.exampleFolder.appendingPathComponent(schemaFile), encoding: .utf8)
+        let project = AmplifyProject(schema: try AmplifySchema.parse(source: schema, file: schemaFile), schemaFiles: [schemaFile])
         let (report, timeline) = try await Simulation.run(scenario: scenario, project: project, scenarioDirectory: Self.exampleFolder) {
             simulation in (await simulation.run(scenario), simulation.timeline.text)
         }
@@ -128,5 +134,47 @@ struct SimulationTests {
         #expect { try ScenarioFile.parse(text, file: "s.yaml") } throws: { error in
             "\(error)".hasPrefix(message)
         }
+    }
+}
+
+/// Devices signed in as users: each converges on what the server syncs to it, and a check
+/// asks the server, as each device, whether it may read what the device holds.
+@Suite("Simulated devices with identities")
+struct SimulatedIdentityTests {
+    static var notes: AmplifyProject {
+        get throws {
+            let file = SimulationTests.exampleFolder.appendingPathComponent("notes.graphql")
+            return AmplifyProject(
+                schema: try AmplifySchema.parse(source: try String(contentsOf: file, encoding: .utf8), file: "notes.graphql"),
+                schemaFiles: ["notes.graphql"])
+        }
+    }
+
+    static let team: [String: DeviceIdentity] = ["alice": .user("alice", groups: ["team"]), "eve": .user("eve", groups: [])]
+
+    @Test("a device holding a note its user may not read fails the check, which names the device, its identity and the note")
+    func aLeakIsCaught() async throws {
+        try await Simulation.run(project: try Self.notes, devices: ["alice", "eve"], identities: Self.team) { simulation in
+            try await simulation.device("alice").save("Note", ["id": "n1", "text": "secret"])
+            try await simulation.check()
+            #expect(try await simulation.device("eve").items("Note").isEmpty)
+            // What a server that leaked alice's note to eve would have delivered.
+            let note = try #require(try await simulation.serverItems("Note").first)
+            _ = try await simulation.device("eve").store.applyRemote("Note", records: [note])
+            await #expect {
+                try await simulation.checkReads()
+            } throws: { error in
+                "\(error)" == #"eve (user eve) holds or received Note {"id":"n1"}, which it may not read."#
+            }
+        }
+    }
+
+    @Test("random users editing each other's notes converge on what each may read, at every quiet point")
+    func randomUsersConverge() async throws {
+        let run = try await Simulation.runRandom(project: try Self.notes, devices: 3, steps: 40, seed: 41, users: ["team"])
+        for result in run.report.results where result.failure != nil {
+            Issue.record("line \(result.line), \(result.step): \(result.failure ?? "")\n\(run.scenario.yaml)")
+        }
+        #expect(run.scenario.identities["device1"] == .user("device1", groups: ["team"]))
     }
 }

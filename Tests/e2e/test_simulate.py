@@ -132,3 +132,28 @@ def test_random_mode_refuses_steps_with_seconds_and_a_handler_that_is_not_code()
     text = random_run("--lambda-handler", str(EXAMPLES / "todos.graphql"), "--conflict-handler", "lambda")
     assert text.returncode != 0
     assert "neither a Node (.js, .cjs, .mjs) nor a Python (.py) file" in text.stderr
+
+
+def test_devices_signed_in_as_users_sync_what_their_rules_allow():
+    result = subprocess.run(
+        [str(BINARY), "simulate", str(EXAMPLES / "owner-shared-group.yaml"), "--schema", str(EXAMPLES / "notes.graphql")],
+        capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert 'ok   line 15: expect Note {"id":"n1"} on eve absent' in result.stdout
+
+
+def test_random_users_converge_on_what_each_may_read():
+    result = subprocess.run(
+        [str(BINARY), "simulate", "--random", "--users", "--groups", "team", "--devices", "3", "--steps", "30",
+         "--seed", "5", "--schema", str(EXAMPLES / "notes.graphql")],
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("passed: seed 5, 3 devices, 30 steps"), result.stdout
+
+
+def test_an_identity_of_the_wrong_shape_is_refused_at_its_line(tmp_path):
+    scenario = tmp_path / "who.yaml"
+    scenario.write_text("devices:\n  alice: {user: alice}\n  bob: {iam: sometimes}\nsteps:\n  - check\n")
+    result = simulate(scenario)
+    assert result.returncode == 64
+    assert f"{scenario}:3: iam is authenticated or unauthenticated." in result.stderr

@@ -80,8 +80,8 @@ struct RandomSteps {
     }
 
     /// The next step, numbered from 1: a device goes offline or online (14%), saves random
-    /// values (48%), deletes (14%) or restarts (8%); or every device is checked at a quiet
-    /// point (16%).
+    /// values (48%), deletes (14%) or restarts (8%); the server restarts (2%); or every device
+    /// is checked at a quiet point (14%).
     mutating func next() -> ScenarioStep {
         made += 1
         let device = devices[random.below(devices.count)]
@@ -99,6 +99,7 @@ struct RandomSteps {
             action = .save(device: device, model: model.name, item: key.merging(fields) { a, _ in a }, condition: nil)
         case 62..<76: action = .delete(device: device, model: model.name, key: key)
         case 76..<84: action = .restart(device)
+        case 84..<86: action = .restartServer
         default:
             offline = []
             action = .check

@@ -31,7 +31,17 @@ public enum ScenarioFile {
         var reader = ScenarioReader(file: file)
         try reader.refuseUnknown(top, allowed: ["devices", "conflictHandler", "lambdaHandler", "steps"], in: "a scenario")
         guard let devices = top["devices"] else { throw reader.error(root, "the scenario has no devices: name them, `devices: [phone, tablet]`.") }
-        reader.devices = try reader.names(devices, what: "devices")
+        var identities: [String: DeviceIdentity] = [:]
+        if case .mapping(let named) = devices {
+            // `alice: {user: alice, groups: [team]}`: each device with who it syncs as.
+            for (key, value) in named {
+                let name = try reader.text(key)
+                reader.devices.append(name)
+                identities[name] = try reader.identity(value)
+            }
+        } else {
+            reader.devices = try reader.names(devices, what: "devices")
+        }
         guard Set(reader.devices).count == reader.devices.count, !reader.devices.contains("server") else {
             throw reader.error(devices, "device names must differ from each other and from `server`.")
         }
@@ -41,7 +51,7 @@ public enum ScenarioFile {
         let handler = try top["conflictHandler"].map { node throws(ScenarioError) in try reader.conflictHandler(node) }
         let lambdaHandler = try top["lambdaHandler"].map { node throws(ScenarioError) in try reader.lambdaHandler(node) }
         return Scenario(
-            devices: reader.devices, conflictHandler: handler, lambdaHandler: lambdaHandler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
+            devices: reader.devices, identities: identities.filter { $0.value != .apiKey }, conflictHandler: handler, lambdaHandler: lambdaHandler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
     }
 
     static func line(of error: YamlError) -> Int {

@@ -8,7 +8,7 @@ struct ScenarioReader {
     var devices: [String] = []
 
     static let actions = [
-        "save", "delete", "offline", "online", "restart", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
+        "save", "delete", "offline", "online", "restart", "restartServer", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
         "expectEmptyOutbox",
     ]
 
@@ -22,6 +22,7 @@ struct ScenarioReader {
         let line = node.mark?.line ?? 0
         if node.string == "converge" { return ScenarioStep(line: line, action: .converge) }
         if node.string == "check" { return ScenarioStep(line: line, action: .check) }
+        if node.string == "restartServer" { return ScenarioStep(line: line, action: .restartServer) }
         guard case .mapping(let mapping) = node, mapping.count == 1, let (keyNode, argument) = mapping.first, let action = keyNode.string else {
             throw error(node, "a step is one of \(Self.actions.joined(separator: ", ")), written `- action: argument`.")
         }
@@ -42,6 +43,7 @@ struct ScenarioReader {
         case "waitForEmptyOutbox": return ScenarioStep(line: line, action: .waitForEmptyOutbox(try device(argument)))
         case "converge": return ScenarioStep(line: line, action: .converge)
         case "check": return ScenarioStep(line: line, action: .check)
+        case "restartServer": return ScenarioStep(line: line, action: .restartServer)
         case "advanceClock":
             guard let seconds = argument.int, seconds > 0 else { throw error(argument, "advanceClock takes a number of seconds above 0.") }
             return ScenarioStep(line: line, action: .advanceClock(seconds: seconds))
@@ -76,6 +78,28 @@ struct ScenarioReader {
             throw error(node, "lambdaHandler is a Node (.js, .cjs, .mjs) or Python (.py) file exporting `handler`.")
         }
         return path
+    }
+
+    /// `apiKey`, `iam`, `{iam: authenticated | unauthenticated}` or `{user: NAME, groups: [...]}`.
+    func identity(_ node: Node) throws(ScenarioError) -> DeviceIdentity {
+        let shapes = "apiKey, iam, {iam: unauthenticated} or {user: NAME, groups: [GROUP, ...]}"
+        switch node.string {
+        case "apiKey": return .apiKey
+        case "iam": return .iam(authenticated: true)
+        default: break
+        }
+        guard case .mapping(let mapping) = node else { throw error(node, "a device's identity is one of \(shapes).") }
+        if mapping["iam"] != nil {
+            let fields = try object(node, keys: ["iam"], required: ["iam"], in: "an IAM identity")
+            switch fields["iam"]?.string {
+            case "authenticated": return .iam(authenticated: true)
+            case "unauthenticated": return .iam(authenticated: false)
+            default: throw error(fields["iam"]!, "iam is authenticated or unauthenticated.")
+            }
+        }
+        let fields = try object(node, keys: ["user", "groups"], required: ["user"], in: "a user identity")
+        let groups = try fields["groups"].map { node throws(ScenarioError) in try names(node, what: "groups") } ?? []
+        return .user(try text(fields["user"]!), groups: groups)
     }
 
     // MARK: - Shapes

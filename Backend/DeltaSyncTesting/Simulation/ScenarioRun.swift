@@ -65,6 +65,8 @@ extension Simulation {
             try await converge()
         case .check:
             try await check()
+        case .restartServer:
+            try await restartServer()
         case .expect(let model, let key, let places, let fields):
             for place in places { try await expect(model, key: key, on: place, fields: fields) }
         case .expectConflict(let model, let outcome):
@@ -103,7 +105,8 @@ extension Simulation {
         case .restart(let name): return "restart \(name)"
         case .advanceClock(let seconds): return "advance the server's clock \(seconds) s"
         case .converge: return "converge"
-        case .check: return "check: converge, and no conflict handler failed"
+        case .restartServer: return "restart the server"
+        case .check: return "check: converge, no conflict handler failed, each device reads only what it may"
         case .expect(let model, let key, let places, let fields):
             return "expect \(model) \(JSONValue.object(key).jsonText) on \(places.joined(separator: ", ")) "
                 + (fields.map { JSONValue.object($0).jsonText } ?? "absent")

@@ -16,8 +16,12 @@ import DeltaSyncSchema
 ///   - expectConflict: {model: Todo, outcome: merged}
 /// ```
 public struct Scenario: Sendable, Equatable {
-    public init(devices: [String], conflictHandler: ConflictHandlerKind? = nil, lambdaHandler: String? = nil, steps: [ScenarioStep]) {
+    public init(
+        devices: [String], identities: [String: DeviceIdentity] = [:], conflictHandler: ConflictHandlerKind? = nil, lambdaHandler: String? = nil,
+        steps: [ScenarioStep]
+    ) {
         self.devices = devices
+        self.identities = identities
         self.conflictHandler = conflictHandler
         self.lambdaHandler = lambdaHandler
         self.steps = steps
@@ -25,6 +29,8 @@ public struct Scenario: Sendable, Equatable {
 
     /// The devices, by name.
     public var devices: [String]
+    /// Who each device syncs as; one not named here uses the API key.
+    public var identities: [String: DeviceIdentity]
     /// Every model's conflict handler (`conflictHandler: automerge | optimistic | lambda`);
     /// `nil` keeps the project's.
     public var conflictHandler: ConflictHandlerKind?
@@ -51,12 +57,15 @@ public struct ScenarioStep: Sendable, Equatable {
         case online([String])
         /// Closes the device's store and opens its file again, as an app's next launch does.
         case restart(String)
+        /// Stops the server and starts it again on the same port, store and clock.
+        case restartServer
         /// Moves the server's clock forward by this many seconds.
         case advanceClock(seconds: Int)
         /// Every device online, every outbox sent, every device equal to the server.
         case converge
         /// A quiet point's checks: ``converge``, then no conflict handler failed (the conflict
-        /// log holds no `error: …` outcome). What the random mode checks.
+        /// log holds no `error: …` outcome) and no device holds or received an item it may not
+        /// read. What the random mode checks.
         case check
         /// The item on each of `on` (device names, `server`) has these fields; `nil` fields:
         /// it does not exist there.

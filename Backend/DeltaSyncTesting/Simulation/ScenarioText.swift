@@ -4,7 +4,13 @@ extension Scenario {
     /// The scenario as a file ``ScenarioFile/parse(_:file:)`` reads back: what a random run
     /// prints to replay its failure. Arguments are written as JSON, which is YAML.
     public var yaml: String {
-        var lines = ["devices: \(JSONValue.array(devices.map(JSONValue.string)).jsonText)"]
+        var lines: [String]
+        if identities.isEmpty {
+            lines = ["devices: \(JSONValue.array(devices.map(JSONValue.string)).jsonText)"]
+        } else {
+            lines = ["devices:"]
+            for device in devices { lines.append("  \(JSONValue.string(device).jsonText): \(Self.text(identities[device] ?? .apiKey))") }
+        }
         if let conflictHandler, let name = ScenarioReader.handlers.first(where: { $0.value == conflictHandler })?.key {
             lines.append("conflictHandler: \(name)")
         }
@@ -12,6 +18,15 @@ extension Scenario {
         lines.append("steps:")
         for step in steps { lines.append("  - " + Self.text(step.action)) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func text(_ identity: DeviceIdentity) -> String {
+        switch identity {
+        case .apiKey: return "apiKey"
+        case .iam(let authenticated): return "{iam: \(authenticated ? "authenticated" : "unauthenticated")}"
+        case .user(let name, let groups):
+            return JSONValue.object(["user": .string(name), "groups": .array(groups.map(JSONValue.string))]).jsonText
+        }
     }
 
     private static func text(_ action: ScenarioStep.Action) -> String {
@@ -30,6 +45,7 @@ extension Scenario {
         case .advanceClock(let seconds): return step("advanceClock", .int(seconds))
         case .converge: return "converge"
         case .check: return "check"
+        case .restartServer: return "restartServer"
         case .waitForEmptyOutbox(let device): return step("waitForEmptyOutbox", .string(device))
         case .expectEmptyOutbox(let device): return step("expectEmptyOutbox", .string(device))
         case .expect(let model, let key, let places, let fields):

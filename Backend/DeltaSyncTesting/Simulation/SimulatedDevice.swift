@@ -18,6 +18,8 @@ import NIOConcurrencyHelpers
 public final class SimulatedDevice: Sendable {
     /// The name scenarios and reports call it by.
     public let name: String
+    /// Who it syncs as.
+    public let identity: DeviceIdentity
     /// Its network: ``NetworkLink/goOffline()`` cuts it off the server.
     public let link: NetworkLink
     /// Its database file, kept after a failed run.
@@ -36,9 +38,11 @@ public final class SimulatedDevice: Sendable {
     }
 
     init(
-        name: String, link: NetworkLink, file: URL, models: StoreModels, configuration: DataStoreConfiguration, timeline: SimulationTimeline
+        name: String, identity: DeviceIdentity, link: NetworkLink, file: URL, models: StoreModels, configuration: DataStoreConfiguration,
+        timeline: SimulationTimeline
     ) throws {
         self.name = name
+        self.identity = identity
         self.link = link
         self.file = file
         self.models = models

@@ -5,8 +5,9 @@ import Foundation
 extension Simulation {
     /// Brings every device online, waits until every outbox reached the server (sending one can
     /// give another device a conflict to send, so until all are empty at once), then until each
-    /// device holds exactly the server's live items of every model: the same keys, the same
-    /// stored fields, the same `_version`.
+    /// device holds exactly the server's live items of every model (for a device signed in as
+    /// a user or with IAM, those the server's sync gives it): the same keys, the same stored
+    /// fields, the same `_version`.
     ///
     /// - Throws: ``SimulationError`` naming the first device that still differs after `timeout`
     ///   without receiving a change, and the items that differ.
@@ -21,8 +22,13 @@ extension Simulation {
         // One read of the server's store for every model: nothing writes once the outboxes are empty.
         let snapshot = try await server.fixture.snapshot()
         for model in schema.models {
-            let expected = Set(Self.liveItems(of: model.name, in: snapshot).map { Self.summary($0, of: model) })
+            let everything = Set(Self.liveItems(of: model.name, in: snapshot).map { Self.summary($0, of: model) })
             for device in devices {
+                // A device with the API key holds every item; a signed-in one what the server
+                // syncs to it (its rules decide).
+                let expected = device.identity == .apiKey
+                    ? everything
+                    : Set(try await device.itemsTheServerSyncs(model, schema: schema, server: server).map { Self.summary($0, of: model) })
                 while true {
                     let received = device.receivedCount
                     let local = Set(try await device.items(model.name).map { Self.summary($0, of: model) })
@@ -32,7 +38,7 @@ extension Simulation {
                     } catch {
                         throw SimulationError(
                             "\(device.name) did not converge on \(model.name): it holds \(local.subtracting(expected).sorted()) "
-                                + "that the server does not, and lacks \(expected.subtracting(local).sorted()).")
+                                + "that the server does not\(device.identity == .apiKey ? "" : " give it"), and lacks \(expected.subtracting(local).sorted()).")
                     }
                 }
             }

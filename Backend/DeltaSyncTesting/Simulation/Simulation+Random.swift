@@ -28,22 +28,35 @@ extension Simulation {
     ///
     /// With ``RandomRunLength/duration(_:)`` it takes the seed's steps one after another until
     /// the time is up, then checks once more; the scenario it reports holds the steps it ran.
+    ///
+    /// - Parameter users: when given, every device is a user of its own name in these groups
+    ///   (``DeviceIdentity/user(_:groups:)``), so that the checks cover the schema's rules;
+    ///   otherwise every device has the API key.
     public static func runRandom(
-        project: AmplifyProject, devices: Int, length: RandomRunLength, seed: UInt64,
+        project: AmplifyProject, devices: Int, length: RandomRunLength, seed: UInt64, users groups: [String]? = nil,
         configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> RandomRun {
         func run(_ scenario: Scenario) async throws -> ScenarioReport {
-            try await Simulation.run(project: project, devices: scenario.devices, configure: configure) { await $0.run(scenario) }
+            try await Simulation.run(project: project, devices: scenario.devices, identities: scenario.identities, configure: configure) {
+                await $0.run(scenario)
+            }
         }
-        let scenario: Scenario
+        func identities(_ names: [String]) -> [String: DeviceIdentity] {
+            guard let groups else { return [:] }
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, DeviceIdentity.user($0, groups: groups)) })
+        }
+        var scenario: Scenario
         let report: ScenarioReport
         switch length {
         case .steps(let count):
             scenario = try RandomScenario.make(schema: project.schema, devices: devices, steps: count, seed: seed)
+            scenario.identities = identities(scenario.devices)
             report = try await run(scenario)
         case .duration(let duration):
             var generator = try RandomSteps(schema: project.schema, devices: devices, seed: seed)
-            (scenario, report) = try await Simulation.run(project: project, devices: generator.devices, configure: configure) { simulation in
+            let named = identities(generator.devices)
+            (scenario, report) = try await Simulation.run(project: project, devices: generator.devices, identities: named, configure: configure) {
+                simulation in
                 let deadline = ContinuousClock.now + duration
                 var steps: [ScenarioStep] = []
                 var report = ScenarioReport()
@@ -54,7 +67,7 @@ extension Simulation {
                     report.results.append(await simulation.run(step))
                     if last { break }
                 }
-                return (Scenario(devices: generator.devices, conflictHandler: nil, steps: steps), report)
+                return (Scenario(devices: generator.devices, identities: named, steps: steps), report)
             }
         }
         guard failedCheck(report) else { return RandomRun(seed: seed, scenario: scenario, report: report, minimized: nil) }
@@ -62,11 +75,12 @@ extension Simulation {
         return RandomRun(seed: seed, scenario: scenario, report: report, minimized: minimized)
     }
 
-    /// ``runRandom(project:devices:length:seed:configure:)`` of `steps` steps.
+    /// ``runRandom(project:devices:length:seed:users:configure:)`` of `steps` steps.
     public static func runRandom(
-        project: AmplifyProject, devices: Int, steps: Int, seed: UInt64, configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
+        project: AmplifyProject, devices: Int, steps: Int, seed: UInt64, users groups: [String]? = nil,
+        configure: @escaping (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> RandomRun {
-        try await runRandom(project: project, devices: devices, length: .steps(steps), seed: seed, configure: configure)
+        try await runRandom(project: project, devices: devices, length: .steps(steps), seed: seed, users: groups, configure: configure)
     }
 
     /// Whether the run stopped at a quiet point's `check` (or a `converge`): the devices
@@ -87,7 +101,8 @@ extension Simulation {
             var actions = steps.map(\.action)
             if actions.last != ending { actions.append(ending) }
             return Scenario(
-                devices: scenario.devices, conflictHandler: scenario.conflictHandler, lambdaHandler: scenario.lambdaHandler,
+                devices: scenario.devices, identities: scenario.identities, conflictHandler: scenario.conflictHandler,
+                lambdaHandler: scenario.lambdaHandler,
                 steps: actions.enumerated().map { ScenarioStep(line: $0.offset + 1, action: $0.element) })
         }
         var steps = scenario.steps

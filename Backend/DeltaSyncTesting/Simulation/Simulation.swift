@@ -1,9 +1,12 @@
+import DeltaSyncAuth
 import DeltaSyncClient
 import DeltaSyncCore
 import DeltaSyncSchema
 import DeltaSyncServer
+import DeltaSyncSQLiteStore
 import DeltaSyncStorage
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Many offline-first devices against one server of a project's own schema, handlers and rules:
 /// each a real ``DataStore`` on a file of its own, behind a network link of its own.
@@ -23,30 +26,42 @@ import Foundation
 /// // }
 /// ```
 public final class Simulation: Sendable {
-    /// The server every device syncs with.
-    public let server: DeltaSyncTestServer
+    /// The server every device syncs with (another after ``restartServer()``, on the same port
+    /// and store).
+    public var server: DeltaSyncTestServer { current.withLockedValue { $0 } }
     /// The devices, in the order they were named.
     public let devices: [SimulatedDevice]
     /// The schema the server serves and the devices store.
     public let schema: AmplifySchema
     /// Every step and every device's sync events and errors, as they happened.
     public let timeline: SimulationTimeline
+    private let current: NIOLockedValueBox<DeltaSyncTestServer>
+    /// What a restarted server is made from: the project, and a configuration whose store
+    /// outlives each server.
+    private let project: AmplifyProject
+    private let configuration: ServerConfiguration
 
-    init(server: DeltaSyncTestServer, devices: [SimulatedDevice], schema: AmplifySchema, timeline: SimulationTimeline) {
-        self.server = server
+    private init(
+        server: DeltaSyncTestServer, devices: [SimulatedDevice], project: AmplifyProject, configuration: ServerConfiguration,
+        timeline: SimulationTimeline
+    ) {
+        current = NIOLockedValueBox(server)
         self.devices = devices
-        self.schema = schema
+        self.project = project
+        self.configuration = configuration
+        schema = project.schema
         self.timeline = timeline
     }
 
-    /// Starts a server for `project` (see ``DeltaSyncTestServer/withServer(project:configure:_:)``)
+    /// Starts a server for `project` (the defaults of ``DeltaSyncTestServer/withServer(project:configure:_:)``)
     /// and a device for each name, each with its database file in `directory` (by default a
     /// fresh temporary folder, removed afterwards), runs `body`, and stops them all.
     ///
-    /// Devices sync with the server's API key; sync retries after 20 ms, doubling up to 500 ms,
-    /// so that a device back online catches up within a simulation's patience.
+    /// Devices sync as `identities` says (the server's API key for a device it does not name);
+    /// sync retries after 20 ms, doubling up to 500 ms, so that a device back online catches up
+    /// within a simulation's patience.
     public static func run<T: Sendable>(
-        project: AmplifyProject, devices names: [String], directory: URL? = nil,
+        project: AmplifyProject, devices names: [String], identities: [String: DeviceIdentity] = [:], directory: URL? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (Simulation) async throws -> T
     ) async throws -> T {
         guard Set(names).count == names.count, !names.isEmpty else {
@@ -57,32 +72,82 @@ public final class Simulation: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // A folder of its own making goes with the run; one the caller named stays.
         defer { if temporary { try? FileManager.default.removeItem(at: directory) } }
-        let models = StoreModels(schema: project.schema, version: "simulation")
+        let configuration = try serverConfiguration(project: project, devices: names, identities: identities, configure: configure)
+        let server = try await DeltaSyncTestServer.start(project: project, configuration: configuration)
         let timeline = SimulationTimeline()
-        return try await DeltaSyncTestServer.withServer(project: project, configure: configure) { server in
-            var devices: [SimulatedDevice] = []
-            for name in names {
+        let models = StoreModels(schema: project.schema, version: "simulation")
+        var devices: [SimulatedDevice] = []
+        do {
+            for (index, name) in names.enumerated() {
                 let link = try await NetworkLink(to: server.port)
-                var configuration = DataStoreConfiguration(
-                    endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey))
-                configuration.retryBackoff = RetryBackoff(base: .milliseconds(20), maximum: .milliseconds(500))
-                configuration.networkMonitor = nil
-                configuration.errorHandler = { [name] error in timeline.record(name, .error, "\(error)") }
+                let identity = identities[name] ?? .apiKey
+                let authorization = try await identity.authorization(server: server, index: index, region: configuration.region)
+                var device = DataStoreConfiguration(
+                    endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, authorization: authorization))
+                device.retryBackoff = RetryBackoff(base: .milliseconds(20), maximum: .milliseconds(500))
+                device.networkMonitor = nil
+                device.errorHandler = { [name] error in timeline.record(name, .error, "\(error)") }
                 devices.append(try SimulatedDevice(
-                    name: name, link: link, file: directory.appendingPathComponent("\(name).sqlite"), models: models,
-                    configuration: configuration, timeline: timeline))
+                    name: name, identity: identity, link: link, file: directory.appendingPathComponent("\(name).sqlite"), models: models,
+                    configuration: device, timeline: timeline))
             }
-            let simulation = Simulation(server: server, devices: devices, schema: project.schema, timeline: timeline)
-            do {
-                for device in devices { try await device.start() }
-                let result = try await body(simulation)
-                for device in devices { await device.close() }
-                return result
-            } catch {
-                for device in devices { await device.close() }
-                throw error
-            }
+        } catch {
+            for device in devices { await device.close() }
+            await server.running.stop()
+            throw error
         }
+        let simulation = Simulation(server: server, devices: devices, project: project, configuration: configuration, timeline: timeline)
+        do {
+            for device in devices { try await device.start() }
+            let result = try await body(simulation)
+            await simulation.stop()
+            return result
+        } catch {
+            await simulation.stop()
+            throw error
+        }
+    }
+
+    /// The test server's defaults, `configure`'s changes, an access key for each IAM device,
+    /// and a store that outlives each server (so that ``restartServer()`` finds its items).
+    private static func serverConfiguration(
+        project: AmplifyProject, devices names: [String], identities: [String: DeviceIdentity], configure: (inout ServerConfiguration) -> Void
+    ) throws -> ServerConfiguration {
+        var configuration = DeltaSyncTestServer.testConfiguration
+        configure(&configuration)
+        for (index, name) in names.enumerated() {
+            guard case .iam(let authenticated) = identities[name] else { continue }
+            let key = DeviceIdentity.accessKey(index)
+            configuration.iamCredentials.append(
+                IAMCredential(accessKeyID: key.id, secretAccessKey: key.secret, role: authenticated ? .authenticated : .unauthenticated))
+        }
+        switch configuration.storage {
+        case .inMemory: configuration.storage = .store(try SQLiteItemStore(location: .inMemory, schema: project.schema))
+        case .file(let path): configuration.storage = .store(try SQLiteItemStore(location: .file(path), schema: project.schema))
+        case .store: break
+        }
+        return configuration
+    }
+
+    /// Stops the server as a deploy or a crash does (every connection drops), and starts it
+    /// again on the same port, store and clock; the devices reconnect on their own.
+    public func restartServer() async throws {
+        let old = server
+        await old.running.stop()
+        timeline.record("steps", .step, "the server stopped")
+        var configuration = configuration
+        configuration.port = old.port
+        let clock = old.fixture.clock
+        configuration.clock = { clock.now() }
+        let restarted = try await DeltaSyncTestServer.start(project: project, configuration: configuration)
+        current.withLockedValue { $0 = restarted }
+        timeline.record("steps", .step, "the server started again")
+    }
+
+    /// Stops every device, then the server.
+    private func stop() async {
+        for device in devices { await device.close() }
+        await server.running.stop()
     }
 
     /// The device named `name`.

@@ -2,18 +2,18 @@ import DeltaSyncModelSchema
 
 /// The GraphQL documents DataStore sends for one model, as Amplify's generate them: every
 /// stored field (non-model objects with all their fields), the sync metadata and `__typename`.
-struct SyncDocuments: Sendable {
+package struct SyncDocuments: Sendable {
     let model: ModelSchema
     /// `{ id title ... _version _deleted _lastChangedAt __typename }`
     let selection: String
 
-    init(model: ModelSchema, schema: AmplifySchema) {
+    package init(model: ModelSchema, schema: AmplifySchema) {
         self.model = model
         selection = schema.syncSelection(of: model)
     }
 
     /// `syncXs(filter:limit:nextToken:lastSync:)`; `nil` when the schema turned sync off.
-    var syncQuery: String? {
+    package var syncQuery: String? {
         model.operations.sync.map { field in
             """
             query Sync\(model.name)($filter: Model\(model.name)FilterInput, $limit: Int, $nextToken: String, $lastSync: AWSTimestamp) {
@@ -85,7 +85,7 @@ struct SyncDocuments: Sendable {
     }
 
     /// `getX` by the model's key, for a mutation whose outcome on the backend is unknown.
-    var getQuery: (field: String, document: String)? {
+    package var getQuery: (field: String, document: String)? {
         model.operations.get.map { field in
             let keys = model.primaryKey.fields.compactMap { name in model.field(named: name).map { (name, $0) } }
             let parameters = keys.map { "$\($0.0): \($0.1.type.graphQLName)!" }.joined(separator: ", ")

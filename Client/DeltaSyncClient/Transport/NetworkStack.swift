@@ -14,7 +14,7 @@ import FoundationNetworking
 /// configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
 /// ```
 public struct NetworkStack: Sendable {
-    let http: any HTTPExchange
+    package let http: any HTTPExchange
     let realtime: @Sendable (Logger) -> any RealtimeTransport
 
     /// The system's networking through `session`: the default on Apple platforms.
