@@ -387,6 +387,7 @@ let package = Package(
                 "DeltaSyncAuth",
                 "DeltaSyncClient",
                 "DeltaSyncCore",
+                "DeltaSyncFixture",
                 "DeltaSyncSchema",
                 "DeltaSyncServer",
                 "DeltaSyncSQLiteStore",

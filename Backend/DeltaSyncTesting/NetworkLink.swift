@@ -23,6 +23,8 @@ public final class NetworkLink: Sendable {
 
     private struct State {
         var online = true
+        /// How long each chunk waits before it is relayed, both ways.
+        var latency: Duration = .zero
         var connections: [ObjectIdentifier: any Channel] = [:]
         /// A request containing this text has its answer lost.
         var loseAnswerTo: String?
@@ -47,9 +49,10 @@ public final class NetworkLink: Sendable {
                         track(inbound)
                         track(outbound)
                         let online: @Sendable () -> Bool = { state.withLockedValue { $0.online } }
-                        let answers = Relay(to: inbound, online: online)
+                        let latency: @Sendable () -> Duration = { state.withLockedValue { $0.latency } }
+                        let answers = Relay(to: inbound, online: online, latency: latency)
                         return outbound.pipeline.addHandler(answers).flatMap {
-                            inbound.pipeline.addHandler(Relay(to: outbound, online: online) { request in
+                            inbound.pipeline.addHandler(Relay(to: outbound, online: online, latency: latency) { request in
                                 let lose = state.withLockedValue { state in
                                     guard let marker = state.loseAnswerTo, request.contains(marker) else { return false }
                                     state.loseAnswerTo = nil
@@ -72,6 +75,12 @@ public final class NetworkLink: Sendable {
 
     public func goOnline() {
         state.withLockedValue { $0.online = true }
+    }
+
+    /// Delays every chunk, both ways, by `latency` (a slow network); `.zero` restores it.
+    /// Chunks keep their order when the latency changes.
+    public func slow(by latency: Duration) {
+        state.withLockedValue { $0.latency = latency }
     }
 
     /// The next request whose bytes contain `marker` reaches the server, but its answer is
@@ -106,10 +115,17 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
     /// `goOffline()` closes connections on their event loops, after it returns, and nothing
     /// may cross in between.
     private let online: @Sendable () -> Bool
+    private let latency: @Sendable () -> Duration
+    /// When the last delayed chunk goes: none goes before it (on the channel's event loop only).
+    private var lastRelease = NIODeadline.uptimeNanoseconds(0)
 
-    init(to partner: any Channel, online: @escaping @Sendable () -> Bool, inspect: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(
+        to partner: any Channel, online: @escaping @Sendable () -> Bool, latency: @escaping @Sendable () -> Duration,
+        inspect: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.partner = partner
         self.online = online
+        self.latency = latency
         self.inspect = inspect
     }
 
@@ -125,7 +141,16 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
             return
         }
         inspect(String(buffer: bytes))
-        partner.writeAndFlush(bytes, promise: nil)
+        let delay = latency()
+        let now = NIODeadline.now()
+        guard delay > .zero || lastRelease > now else {
+            partner.writeAndFlush(bytes, promise: nil)
+            return
+        }
+        let release = max(now + .nanoseconds(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000), lastRelease)
+        lastRelease = release
+        let partner = partner
+        context.eventLoop.scheduleTask(deadline: release) { partner.writeAndFlush(bytes, promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

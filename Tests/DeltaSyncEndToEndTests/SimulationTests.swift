@@ -90,7 +90,7 @@ struct SimulationTests {
 
     static let examples = [
         "offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml", "lambda-handler.yaml", "owner-shared-group.yaml",
-        "server-restart.yaml",
+        "server-restart.yaml", "flaky-network.yaml",
     ]
     /// The schema each example runs on (`todos.graphql` unless named here).
     static let schemas = ["owner-shared-group.yaml": "notes.graphql"]
@@ -176,5 +176,29 @@ struct SimulatedIdentityTests {
             Issue.record("line \(result.line), \(result.step): \(result.failure ?? "")\n\(run.scenario.yaml)")
         }
         #expect(run.scenario.identities["device1"] == .user("device1", groups: ["team"]))
+    }
+
+    @Test("IAM devices sign with keys of their own: a signed-in one writes, a guest reads, and both pass the checks")
+    func iamDevices() async throws {
+        let project = AmplifyProject(
+            schema: try AmplifySchema.parse(source: """
+                type Photo @model @auth(rules: [{ allow: private, provider: iam }, { allow: public, provider: iam, operations: [read] }]) {
+                  id: ID!
+                  caption: String
+                }
+                """, file: "photos.graphql"),
+            schemaFiles: ["photos.graphql"])
+        let identities: [String: DeviceIdentity] = ["camera": .iam(authenticated: true), "visitor": .iam(authenticated: false)]
+        try await Simulation.run(project: project, devices: ["camera", "visitor"], identities: identities) { simulation in
+            try await simulation.device("camera").save("Photo", ["id": "p1", "caption": "sea"])
+            try await simulation.check()
+            #expect(try await simulation.device("visitor").items("Photo").map { $0["caption"] } == ["sea"])
+            // The guest may read, not write: its edit is refused and it takes the server's photo back.
+            try await simulation.device("visitor").save("Photo", ["id": "p1", "caption": "mine now"])
+            try await simulation.device("visitor").waitForEmptyOutbox()
+            try await simulation.check()
+            #expect(try await simulation.serverItems("Photo").map { $0["caption"] } == ["sea"])
+            #expect(simulation.timeline.entries.contains { $0.lane == "visitor" && $0.kind == .error && $0.text.contains("Unauthorized") })
+        }
     }
 }

@@ -59,7 +59,7 @@ extension Fault {
     ///
     /// - Parameter now: when a `refuseConnections` fault's `seconds` start.
     /// - Throws: ``AppSyncError`` (`BadRequest`) naming what is missing or wrong.
-    init(json: JSONValue, now: Date) throws {
+    public init(json: JSONValue, now: Date) throws {
         guard case .object(let object) = json else { throw Self.invalid("A fault is a JSON object with a \"type\".") }
         func string(_ name: String) throws -> String {
             guard let value = object[name]?.stringValue, !value.isEmpty else {

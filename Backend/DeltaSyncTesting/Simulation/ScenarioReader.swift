@@ -1,4 +1,6 @@
 import DeltaSyncCore
+import DeltaSyncFixture
+import Foundation
 import DeltaSyncSchema
 import Yams
 
@@ -8,7 +10,7 @@ struct ScenarioReader {
     var devices: [String] = []
 
     static let actions = [
-        "save", "delete", "offline", "online", "restart", "restartServer", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
+        "save", "delete", "offline", "online", "slow", "dropConnections", "restart", "restartServer", "fault", "clearFaults", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
         "expectEmptyOutbox",
     ]
 
@@ -23,6 +25,7 @@ struct ScenarioReader {
         if node.string == "converge" { return ScenarioStep(line: line, action: .converge) }
         if node.string == "check" { return ScenarioStep(line: line, action: .check) }
         if node.string == "restartServer" { return ScenarioStep(line: line, action: .restartServer) }
+        if node.string == "clearFaults" { return ScenarioStep(line: line, action: .clearFaults) }
         guard case .mapping(let mapping) = node, mapping.count == 1, let (keyNode, argument) = mapping.first, let action = keyNode.string else {
             throw error(node, "a step is one of \(Self.actions.joined(separator: ", ")), written `- action: argument`.")
         }
@@ -44,6 +47,24 @@ struct ScenarioReader {
         case "converge": return ScenarioStep(line: line, action: .converge)
         case "check": return ScenarioStep(line: line, action: .check)
         case "restartServer": return ScenarioStep(line: line, action: .restartServer)
+        case "clearFaults": return ScenarioStep(line: line, action: .clearFaults)
+        case "dropConnections": return ScenarioStep(line: line, action: .dropConnections(try device(argument)))
+        case "slow":
+            let fields = try object(argument, keys: ["device", "milliseconds"], required: ["device", "milliseconds"], in: "slow")
+            guard let milliseconds = fields["milliseconds"]?.int, milliseconds >= 0 else {
+                throw error(fields["milliseconds"]!, "slow's milliseconds is a whole number, 0 or more.")
+            }
+            return ScenarioStep(line: line, action: .slow(device: try device(fields["device"]!), milliseconds: milliseconds))
+        case "fault":
+            let fault = Self.json(argument)
+            do {
+                _ = try Fault(json: fault, now: Date())
+            } catch let refused as AppSyncError {
+                throw error(argument, refused.message)
+            } catch let other {
+                throw error(argument, "\(other)")
+            }
+            return ScenarioStep(line: line, action: .fault(fault))
         case "advanceClock":
             guard let seconds = argument.int, seconds > 0 else { throw error(argument, "advanceClock takes a number of seconds above 0.") }
             return ScenarioStep(line: line, action: .advanceClock(seconds: seconds))

@@ -1,5 +1,6 @@
 import DeltaSyncClient
 import DeltaSyncCore
+import DeltaSyncFixture
 import DeltaSyncStorage
 import Foundation
 
@@ -67,6 +68,14 @@ extension Simulation {
             try await check()
         case .restartServer:
             try await restartServer()
+        case .slow(let name, let milliseconds):
+            try device(name).link.slow(by: .milliseconds(milliseconds))
+        case .dropConnections(let name):
+            try device(name).link.dropConnections()
+        case .fault(let json):
+            _ = server.fixture.addFault(try Fault(json: json, now: server.fixture.clock.now()))
+        case .clearFaults:
+            _ = server.fixture.clearFaults()
         case .expect(let model, let key, let places, let fields):
             for place in places { try await expect(model, key: key, on: place, fields: fields) }
         case .expectConflict(let model, let outcome):
@@ -106,6 +115,10 @@ extension Simulation {
         case .advanceClock(let seconds): return "advance the server's clock \(seconds) s"
         case .converge: return "converge"
         case .restartServer: return "restart the server"
+        case .slow(let device, let milliseconds): return "slow \(device)'s network by \(milliseconds) ms"
+        case .dropConnections(let device): return "drop \(device)'s connections"
+        case .fault(let fault): return "server fault \(fault.jsonText)"
+        case .clearFaults: return "clear the server's faults"
         case .check: return "check: converge, no conflict handler failed, each device reads only what it may"
         case .expect(let model, let key, let places, let fields):
             return "expect \(model) \(JSONValue.object(key).jsonText) on \(places.joined(separator: ", ")) "

@@ -59,6 +59,17 @@ public struct ScenarioStep: Sendable, Equatable {
         case restart(String)
         /// Stops the server and starts it again on the same port, store and clock.
         case restartServer
+        /// Delays everything on the device's link, both ways, by this many milliseconds (0:
+        /// back to full speed).
+        case slow(device: String, milliseconds: Int)
+        /// Cuts the device's open connections (it reconnects at once; the link stays up).
+        case dropConnections(String)
+        /// A server fault, as the fixture API's `POST /admin/faults` takes it
+        /// (`{type: mutationError, field: updateTodo, errorType: ..., message: ..., count: 1}`,
+        /// `conflict`, `delay`, `refuseConnections`).
+        case fault(JSONValue)
+        /// Clears every server fault.
+        case clearFaults
         /// Moves the server's clock forward by this many seconds.
         case advanceClock(seconds: Int)
         /// Every device online, every outbox sent, every device equal to the server.

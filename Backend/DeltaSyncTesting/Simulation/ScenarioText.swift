@@ -46,6 +46,10 @@ extension Scenario {
         case .converge: return "converge"
         case .check: return "check"
         case .restartServer: return "restartServer"
+        case .clearFaults: return "clearFaults"
+        case .dropConnections(let device): return step("dropConnections", .string(device))
+        case .slow(let device, let milliseconds): return step("slow", ["device": .string(device), "milliseconds": .int(milliseconds)])
+        case .fault(let fault): return step("fault", fault)
         case .waitForEmptyOutbox(let device): return step("waitForEmptyOutbox", .string(device))
         case .expectEmptyOutbox(let device): return step("expectEmptyOutbox", .string(device))
         case .expect(let model, let key, let places, let fields):

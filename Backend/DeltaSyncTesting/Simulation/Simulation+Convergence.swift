@@ -10,11 +10,16 @@ extension Simulation {
     /// fields, the same `_version`.
     ///
     /// - Throws: ``SimulationError`` naming the first device that still differs after `timeout`
-    ///   without receiving a change, and the items that differ.
+    ///   without receiving a change, or after four times `timeout` in all (devices that keep
+    ///   changing never settle), and the items that differ.
     public func converge(timeout: Duration = .seconds(30)) async throws {
         for device in devices { device.link.goOnline() }
+        let deadline = ContinuousClock.now + timeout * 4
         var pending = true
         while pending {
+            guard ContinuousClock.now < deadline else {
+                throw SimulationError("the devices' outboxes did not empty at once within \(timeout * 4): they keep sending.")
+            }
             for device in devices { try await device.waitForEmptyOutbox(timeout: timeout) }
             pending = false
             for device in devices where try await device.pendingCount() > 0 { pending = true }
@@ -33,6 +38,11 @@ extension Simulation {
                     let received = device.receivedCount
                     let local = Set(try await device.items(model.name).map { Self.summary($0, of: model) })
                     if local == expected { break }
+                    guard ContinuousClock.now < deadline else {
+                        throw SimulationError(
+                            "\(device.name) did not settle on \(model.name) within \(timeout * 4): it keeps receiving changes, and holds "
+                                + "\(local.subtracting(expected).sorted()) that the server does not, and lacks \(expected.subtracting(local).sorted()).")
+                    }
                     do {
                         try await device.waitForReceived(after: received, timeout: timeout)
                     } catch {

@@ -71,7 +71,12 @@ extension Simulation {
             }
         }
         guard failedCheck(report) else { return RandomRun(seed: seed, scenario: scenario, report: report, minimized: nil) }
-        let minimized = try await shrink(scenario) { candidate in failedCheck(try await run(candidate)) }
+        // Timing decides some failures: a candidate counts as failing if any of three runs fails,
+        // so that a step is not kept only because one run happened to pass without it.
+        let minimized = try await shrink(scenario) { candidate in
+            for _ in 0..<3 where failedCheck(try await run(candidate)) { return true }
+            return false
+        }
         return RandomRun(seed: seed, scenario: scenario, report: report, minimized: minimized)
     }
 
