@@ -37,6 +37,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write the run's timeline (every step, each device's sync events and errors, the conflict log) to this HTML file.", completion: .file())
     var timeline: String?
 
+    @Flag(name: .long, help: "After the run, keep its server up and show the run's timeline in the console (the Simulation panel); Enter stops it.")
+    var console = false
+
     @Option(name: .long, help: "How to report the run: text, json or junit.")
     var format: SimulationReportFormat = .text
 
@@ -77,8 +80,10 @@ struct SimulateCommand: AsyncParsableCommand {
         if let conflictHandler { overridden.conflictHandler = conflictHandler.kind }
         if let lambdaHandler { overridden.lambdaHandler = URL(fileURLWithPath: lambdaHandler).standardizedFileURL.path }
         let scenarioDirectory = URL(fileURLWithPath: scenario).deletingLastPathComponent()
+        let adminKey = "dsa-simulate-\(UUID().uuidString.prefix(8).lowercased())"
         let report = try await Simulation.run(
-            scenario: overridden, project: project, scenarioDirectory: scenarioDirectory, directory: directory
+            scenario: overridden, project: project, scenarioDirectory: scenarioDirectory, directory: directory,
+            configure: { if console { $0.adminKey = adminKey } }
         ) { simulation in
             let report = await simulation.run(parsed)
             let snapshot = try? await simulation.server.fixture.snapshot()
@@ -88,15 +93,37 @@ struct SimulateCommand: AsyncParsableCommand {
                 try? Data(page.utf8).write(to: directory.appendingPathComponent("timeline.html"))
             }
             if let timeline { try Data(page.utf8).write(to: URL(fileURLWithPath: timeline)) }
+            if console {
+                // The report first: the run is over, only its server stays up.
+                print(format.render(report, scenario: scenario, steps: parsed.steps.count))
+                await Self.showInConsole(page, server: simulation.server, adminKey: adminKey)
+            }
             return report
         }
-        print(format.render(report, scenario: scenario, steps: parsed.steps.count))
+        if !console { print(format.render(report, scenario: scenario, steps: parsed.steps.count)) }
         guard report.passed else {
             FileHandle.standardError.write(Data(
                 "deltasync: the devices' databases, the server's snapshot and the run's timeline (timeline.html) are kept in \(directory.path)\n".utf8))
             throw ExitCode(1)
         }
         if devicesDirectory == nil { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// `--console`: the report first, then the console's address; the server stays up until a
+    /// line (Enter) or the end of standard input.
+    private static func showInConsole(_ page: String, server: DeltaSyncTestServer, adminKey: String) async {
+        server.fixture.publishSimulationTimeline(page)
+        let address = "http://127.0.0.1:\(server.port)/#apiKey=\(server.apiKey)&adminKey=\(adminKey)"
+        FileHandle.standardError.write(Data(
+            "deltasync: the run's server is up; its console shows the run's timeline (Sync inspector, Simulation): \(address)\n"
+                .utf8))
+        FileHandle.standardError.write(Data("deltasync: press Enter to stop it\n".utf8))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                _ = readLine()
+                done.resume()
+            }.start()
+        }
     }
 
     /// `--random`: the project's server with the conflict handler and Lambda file given.

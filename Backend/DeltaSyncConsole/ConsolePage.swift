@@ -165,6 +165,7 @@ details.json[open] summary { color: var(--muted); }
 details.json pre { margin: 6px 0 0; padding: 8px; background: #f6f8fa; border-radius: 5px; max-height: 320px; overflow: auto; }
 .empty { padding: 28px 12px; text-align: center; color: var(--muted); }
 .sub { color: var(--muted); font-size: 11.5px; display: block; }
+.timeline-frame { width: 100%; height: calc(100% - 48px); min-height: 480px; border: 0; }
 .faults-forms { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 10px; padding: 0 12px 12px; }
 .faults-forms .card-body { display: flex; flex-direction: column; gap: 6px; }
 .faults-forms label { font-size: 11.5px; color: var(--muted); display: flex; flex-direction: column; gap: 2px; }
@@ -296,6 +297,7 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
         <button data-panel="connections" id="subtab-connections" data-testid="subtab-connections" aria-selected="false">Connections <span class="badge" id="count-connections"></span></button>
         <button data-panel="requests" id="subtab-requests" data-testid="subtab-requests" aria-selected="false">Requests</button>
         <button data-panel="faults" id="subtab-faults" data-testid="subtab-faults" aria-selected="false">Faults <span class="badge" id="count-faults"></span></button>
+        <button data-panel="simulation" id="subtab-simulation" data-testid="subtab-simulation" aria-selected="false" hidden>Simulation</button>
         <span class="spacer"></span>
         <div class="refresh-bar">
           <span id="last-refresh" data-testid="last-refresh"></span>
@@ -327,6 +329,10 @@ ul.subs li { font-family: var(--mono); font-size: 12px; }
       <div class="panel" id="panel-requests" data-testid="panel-requests">
         <div class="panel-head"><h3>Requests</h3><span class="hint">newest first</span></div>
         <div id="requests" data-testid="requests"></div>
+      </div>
+      <div class="panel" id="panel-simulation" data-testid="panel-simulation">
+        <div class="panel-head"><h3>Simulation timeline</h3><span class="hint">the run of <code>deltasync simulate --console</code> against this server: every step, each device's sync events and errors, the conflict log</span></div>
+        <iframe id="simulation-timeline" class="timeline-frame" data-testid="simulation-timeline" title="Simulation timeline" sandbox="allow-same-origin"></iframe>
       </div>
       <div class="panel" id="panel-faults" data-testid="panel-faults">
         <div class="panel-head"><h3>Active faults</h3><span class="hint">a fault whose count reaches 0 is gone</span><span class="grow"></span>
@@ -906,6 +912,12 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
       case 'connections': renderConnections(await admin('GET', 'connections')); break;
       case 'requests': renderRequests(await admin('GET', 'requests?limit=100')); break;
       case 'faults': break; // /admin/status carries the faults
+      case 'simulation': {
+        const { timeline } = await admin('GET', 'simulation');
+        const frame = $('#simulation-timeline');
+        if (timeline && frame.srcdoc !== timeline) frame.srcdoc = timeline;
+        break;
+      }
     }
   }
 
@@ -950,6 +962,7 @@ fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofT
     select.value = models.some((m) => m.name === chosen) ? chosen : '';
     if (status.clock) setClock(status.clock);
     renderFaults(status.faults || []);
+    $('#subtab-simulation').hidden = !status.simulation;
   }
 
   function keyFields(model, item) {

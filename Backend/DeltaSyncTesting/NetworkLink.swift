@@ -28,17 +28,21 @@ public final class NetworkLink: Sendable {
         var connections: [ObjectIdentifier: any Channel] = [:]
         /// A request containing this text has its answer lost.
         var loseAnswerTo: String?
+        /// Where new connections go; `nil` while the server is away (they are refused).
+        var target: Int?
     }
 
     /// Starts relaying from a free port to `targetPort`.
     public init(to targetPort: Int) async throws {
         let state = self.state
+        state.withLockedValue { $0.target = targetPort }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { inbound in
-                guard state.withLockedValue({ $0.online }) else { return inbound.close() }
+                let (online, target) = state.withLockedValue { ($0.online, $0.target) }
+                guard online, let target else { return inbound.close() }
                 return ClientBootstrap(group: inbound.eventLoop)
-                    .connect(host: "127.0.0.1", port: targetPort)
+                    .connect(host: "127.0.0.1", port: target)
                     .flatMap { outbound in
                         let track = { (channel: any Channel) in
                             state.withLockedValue { $0.connections[ObjectIdentifier(channel)] = channel }
@@ -67,6 +71,12 @@ public final class NetworkLink: Sendable {
         port = listener.localAddress?.port ?? 0
     }
 
+    /// Sends new connections to the server at `port` from now on, or refuses them while `nil`
+    /// (a server being restarted: its old port may meanwhile belong to anything else).
+    public func retarget(to port: Int?) {
+        state.withLockedValue { $0.target = port }
+    }
+
     /// Cuts every connection and refuses new ones.
     public func goOffline() {
         state.withLockedValue { $0.online = false }
@@ -93,6 +103,14 @@ public final class NetworkLink: Sendable {
     public func dropConnections() {
         let open = state.withLockedValue { Array($0.connections.values) }
         for channel in open { channel.close(promise: nil) }
+    }
+
+    /// Cuts every open connection and returns once each is closed, so that no request of the
+    /// device's crosses on one of them afterwards (``dropConnections()`` closes them on their
+    /// event loops, after it returns).
+    public func dropConnectionsAndWait() async {
+        let open = state.withLockedValue { Array($0.connections.values) }
+        for channel in open { try? await channel.close() }
     }
 
     /// Goes offline and stops listening.

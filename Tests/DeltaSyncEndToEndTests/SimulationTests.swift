@@ -95,7 +95,7 @@ struct SimulationTests {
     /// The schema each example runs on (`todos.graphql` unless named here).
     static let schemas = ["owner-shared-group.yaml": "notes.graphql"]
 
-    @Test("every example scenario runs to its end", arguments: examples)
+    @Test("every example scenario runs to its end", .serialized, .timeLimit(.minutes(2)), arguments: examples)
     func exampleScenarioRuns(name: String) async throws {
         let scenario = try ScenarioFile.parse(
             try String(contentsOf: Self.exampleFolder.appendingPathComponent(name), encoding: .utf8), file: name)

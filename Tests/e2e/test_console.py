@@ -7,6 +7,7 @@ wait is WebDriverWait on a condition of the page.
 import base64
 import json
 import re
+import subprocess
 import time
 import urllib.request
 from datetime import datetime, timezone
@@ -21,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from websockets.sync.client import connect
 
-from conftest import API_KEY, EXAMPLE_SCHEMA, ROOT
+from conftest import API_KEY, BINARY, EXAMPLE_SCHEMA, ROOT
 
 ADMIN_KEY = "console-e2e-admin-key"
 ARTIFACTS = ROOT / ".build" / "artifacts" / "console"
@@ -487,3 +488,38 @@ def test_a_saved_state_is_put_back_from_the_data_controls(console):
     console.until(lambda: not console.row_data("item-row", "later") and console.row_data("item-row", "kept"),
                   "the inspector did not show the restored state")
     console.shot("1-restored")
+
+
+def test_a_simulation_run_with_console_shows_its_timeline_in_the_inspector(browser):
+    simulate = subprocess.Popen(
+        [str(BINARY), "simulate", str(ROOT / "Examples" / "simulations" / "offline-edits.yaml"),
+         "--schema", str(ROOT / "Examples" / "simulations" / "todos.graphql"), "--console"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        address = None
+        for line in simulate.stderr:
+            found = re.search(r"(http://127\.0\.0\.1:(\d+)/#apiKey=\S+)", line)
+            if found:
+                address = found
+                break
+        assert address, "simulate --console never said where its console is"
+
+        class Running:
+            port = int(address.group(2))
+
+        page = Console(browser, Running(), "simulation")
+        page.open(fragment=address.group(1).split("/", 3)[3])
+        page.inspector("items")
+        page.click("#subtab-simulation")
+        page.until(lambda: page.visible("#panel-simulation"), "the simulation panel is not shown")
+        frame = page.find("#simulation-timeline")
+        page.until(lambda: "line 8: save phone Todo" in (frame.get_attribute("srcdoc") or ""), "the timeline never showed")
+        browser.switch_to.frame(frame)
+        page.until(lambda: "sent create Todo t1 v1" in browser.find_element(By.TAG_NAME, "body").text,
+                   "the timeline's rows are not rendered")
+        browser.switch_to.default_content()
+        page.shot("timeline")
+    finally:
+        output, _ = simulate.communicate("\n", timeout=60)
+    assert simulate.returncode == 0
+    assert "passed: 15 steps" in output

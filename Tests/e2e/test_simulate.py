@@ -6,6 +6,8 @@ import subprocess
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import pytest
+
 from conftest import BINARY, ROOT
 
 EXAMPLES = ROOT / "Examples" / "simulations"
@@ -55,12 +57,17 @@ def test_a_failing_step_exits_1_and_names_its_line_and_what_differed(tmp_path):
     assert "sent create Todo t1 v1" in page
 
 
-def test_a_malformed_scenario_is_a_usage_error_at_its_line(tmp_path):
+@pytest.mark.parametrize("text, error", [
+    ("devices: [phone]\nsteps:\n  - converge\n  - sve: {device: phone}\n", ":4: sve is not a step."),
+    ("devices:\n  alice: {user: alice}\n  bob: {iam: sometimes}\nsteps:\n  - check\n",
+     ":3: iam is authenticated or unauthenticated."),
+])
+def test_a_malformed_scenario_is_a_usage_error_at_its_line(tmp_path, text, error):
     scenario = tmp_path / "typo.yaml"
-    scenario.write_text("devices: [phone]\nsteps:\n  - converge\n  - sve: {device: phone}\n")
+    scenario.write_text(text)
     result = simulate(scenario)
     assert result.returncode == 64
-    assert f"{scenario}:4: sve is not a step." in result.stderr
+    assert f"{scenario}{error}" in result.stderr
 
 
 def test_random_mode_converges_and_says_its_seed():
@@ -150,10 +157,3 @@ def test_random_users_converge_on_what_each_may_read():
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("passed: seed 5, 3 devices, 30 steps"), result.stdout
 
-
-def test_an_identity_of_the_wrong_shape_is_refused_at_its_line(tmp_path):
-    scenario = tmp_path / "who.yaml"
-    scenario.write_text("devices:\n  alice: {user: alice}\n  bob: {iam: sometimes}\nsteps:\n  - check\n")
-    result = simulate(scenario)
-    assert result.returncode == 64
-    assert f"{scenario}:3: iam is authenticated or unauthenticated." in result.stderr

@@ -34,6 +34,7 @@ public final class Fixture: Sendable {
     package let connections: any FixtureConnections
     /// Named checkpoints of the store, kept in memory.
     let checkpoints = NIOLockedValueBox<[String: any StoreCheckpoint]>([:])
+    private let published = NIOLockedValueBox<String?>(nil)
 
     /// - Parameters:
     ///   - tombstoneTTL: seconds a seeded tombstone is kept when it does not say (`_ttl`).
@@ -162,6 +163,17 @@ public final class Fixture: Sendable {
     @discardableResult
     public func clearFaults(id: String? = nil) -> Int {
         faults.clear(id: id)
+    }
+
+    // MARK: - Simulations
+
+    /// The timeline of the simulation run against this server (an HTML page,
+    /// `SimulationTimeline.html`), which the console shows; `nil` until one is published.
+    public var simulationTimeline: String? { published.withLockedValue { $0 } }
+
+    /// Shows a simulation's timeline in the console (`deltasync simulate --console`).
+    public func publishSimulationTimeline(_ html: String) {
+        published.withLockedValue { $0 = html }
     }
 
     // MARK: - Connections

@@ -17,6 +17,7 @@ extension FixtureRoutes {
         return Self.json([
             "models": .array(counts), "clock": clockJSON, "faults": .array(fixture.activeFaults.map(\.json)),
             "connections": .int(fixture.connections.count), "conflictDetection": .string(schema.conflictDetection.rawValue),
+            "simulation": .bool(fixture.simulationTimeline != nil),
         ])
     }
 

@@ -150,6 +150,7 @@ public struct FixtureRoutes: Sendable {
     /// Injected faults.
     private func addFaultRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("faults") { _, _ in Self.json(["faults": .array(fixture.activeFaults.map(\.json))]) }
+        admin.get("simulation") { _, _ in Self.json(["timeline": fixture.simulationTimeline.map(JSONValue.string) ?? .null]) }
         admin.post("faults") { request, _ in
             let fault = try Fault(json: .object(try await object(request)), now: Date())
             return Self.json(fixture.addFault(fault).json, status: .created)

@@ -71,7 +71,7 @@ extension Simulation {
         case .slow(let name, let milliseconds):
             try device(name).link.slow(by: .milliseconds(milliseconds))
         case .dropConnections(let name):
-            try device(name).link.dropConnections()
+            try await device(name).link.dropConnectionsAndWait()
         case .fault(let json):
             _ = server.fixture.addFault(try Fault(json: json, now: server.fixture.clock.now()))
         case .clearFaults:

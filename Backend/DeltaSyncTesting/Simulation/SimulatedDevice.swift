@@ -154,9 +154,10 @@ public final class SimulatedDevice: Sendable {
     /// Stops syncing for good (the simulation's end).
     func close() async {
         let opened = current.withLockedValue { $0 }
+        // The link first: a request in flight fails at once instead of keeping the stop waiting.
+        await link.close()
         await opened.store.stop()
         opened.recording.cancel()
-        await link.close()
     }
 
     // MARK: - Schema

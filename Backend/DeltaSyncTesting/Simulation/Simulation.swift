@@ -130,17 +130,21 @@ public final class Simulation: Sendable {
     }
 
     /// Stops the server as a deploy or a crash does (every connection drops), and starts it
-    /// again on the same port, store and clock; the devices reconnect on their own.
+    /// again on the same store and clock; the devices reconnect on their own. It comes back on
+    /// another port (the old one may be taken meanwhile), which every device's link follows;
+    /// while it is away, the links refuse connections.
     public func restartServer() async throws {
         let old = server
+        for device in devices { device.link.retarget(to: nil) }
         await old.running.stop()
         timeline.record("steps", .step, "the server stopped")
         var configuration = configuration
-        configuration.port = old.port
+        configuration.port = 0
         let clock = old.fixture.clock
         configuration.clock = { clock.now() }
         let restarted = try await DeltaSyncTestServer.start(project: project, configuration: configuration)
         current.withLockedValue { $0 = restarted }
+        for device in devices { device.link.retarget(to: restarted.port) }
         timeline.record("steps", .step, "the server started again")
     }
 
