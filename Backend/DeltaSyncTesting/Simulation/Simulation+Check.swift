@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncFixture
 import DeltaSyncSchema
 
 extension Simulation {
@@ -13,9 +14,10 @@ extension Simulation {
     /// - Throws: ``SimulationError`` saying why the devices differ, or which conflict the
     ///   handler failed on and how.
     public func check(timeout: Duration = .seconds(30)) async throws {
-        try await converge(timeout: timeout)
-        try await checkReads()
-        let failures = try await conflicts().filter { $0.outcome.hasPrefix("error") }
+        // One read of the server's store serves every check: nothing writes once converged.
+        let snapshot = try await converge(timeout: timeout)
+        try await checkReads(in: snapshot)
+        let failures = snapshot.conflicts.filter { $0.outcome.hasPrefix("error") }
         guard let first = failures.first else { return }
         throw SimulationError(
             "the conflict handler failed \(failures.count) time(s); first on \(first.model) \(JSONValue.object(first.key).jsonText) "
@@ -27,7 +29,11 @@ extension Simulation {
     ///
     /// - Throws: ``SimulationError`` naming the device, its identity and the item.
     public func checkReads() async throws {
-        let snapshot = try await server.fixture.snapshot()
+        try await checkReads(in: try await server.fixture.snapshot())
+    }
+
+    /// ``checkReads()`` against `snapshot` of the server's store.
+    func checkReads(in snapshot: StoreSnapshot) async throws {
         for model in schema.models {
             let current = Dictionary(
                 Self.liveItems(of: model.name, in: snapshot).compactMap { item in

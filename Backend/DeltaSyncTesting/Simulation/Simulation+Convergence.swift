@@ -1,5 +1,6 @@
 import DeltaSyncClient
 import DeltaSyncCore
+import DeltaSyncFixture
 import Foundation
 
 extension Simulation {
@@ -12,7 +13,10 @@ extension Simulation {
     /// - Throws: ``SimulationError`` naming the first device that still differs after `timeout`
     ///   without receiving a change, or after four times `timeout` in all (devices that keep
     ///   changing never settle), and the items that differ.
-    public func converge(timeout: Duration = .seconds(30)) async throws {
+    /// - Returns: the server's store as the devices converged on it (nothing writes once every
+    ///   outbox is empty), for checks that follow.
+    @discardableResult
+    public func converge(timeout: Duration = .seconds(30)) async throws -> StoreSnapshot {
         for device in devices { device.link.goOnline() }
         let deadline = ContinuousClock.now + timeout * 4
         var pending = true
@@ -53,6 +57,7 @@ extension Simulation {
                 }
             }
         }
+        return snapshot
     }
 
     /// What two copies of an item must agree on, as text: its stored fields and `_version`.
