@@ -22,7 +22,7 @@ extension ServeOptions {
         configuration.port = port
         try auth.apply(to: &configuration)
         try functions.apply(to: &configuration, input: input)
-        try applyResolverFiles(to: &configuration, project: project)
+        try input.applyResolverFiles(to: &configuration, project: project)
         configuration.storage = inMemory ? .inMemory : .file(database)
         configuration.deltaTTL = deltaTTL.duration
         configuration.tombstoneTTL = tombstoneTTL.duration

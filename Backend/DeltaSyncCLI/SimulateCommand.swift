@@ -25,6 +25,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup var input: SchemaInput
 
+    @OptionGroup(title: "Functions") var functions: FunctionOptions
+
     @Option(name: .customLong("conflict-handler"), help: "The conflict handler of every model: automerge, optimistic or lambda (over the scenario's conflictHandler).")
     var conflictHandler: ConflictHandlerChoice?
 
@@ -33,6 +35,11 @@ struct SimulateCommand: AsyncParsableCommand {
         help: "Your Lambda conflict handler, a Node (.js) or Python (.py) file exporting `handler`, for models with LAMBDA (over the scenario's lambdaHandler).",
         completion: .file(extensions: ["js", "cjs", "mjs", "py"]))
     var lambdaHandler: String?
+
+    @Option(
+        name: .customLong("conflict-handler-function"),
+        help: "A function of the project (functions.json, --function or its Amplify functions) that decides LAMBDA conflicts (over the scenario's lambdaHandler).")
+    var conflictHandlerFunction: String?
 
     @Option(name: .long, help: "Write the run's timeline (every step, each device's sync events and errors, the conflict log) to this HTML file.", completion: .file())
     var timeline: String?
@@ -49,6 +56,9 @@ struct SimulateCommand: AsyncParsableCommand {
     func validate() throws {
         guard (scenario == nil) == random.random else {
             throw ValidationError(random.random ? "--random makes its own scenario: pass no scenario file." : "Pass a scenario file, or --random.")
+        }
+        if lambdaHandler != nil, conflictHandlerFunction != nil {
+            throw ValidationError("--lambda-handler and --conflict-handler-function both name the conflict handler: pass one.")
         }
     }
 
@@ -73,17 +83,22 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let project = try loadProject()
+        let applyProject = try projectConfiguration(project)
         // Kept when the run fails (or when named): each device's database and the server's data.
         let directory = devicesDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-\(UUID().uuidString)")
         var overridden = parsed
         if let conflictHandler { overridden.conflictHandler = conflictHandler.kind }
         if let lambdaHandler { overridden.lambdaHandler = URL(fileURLWithPath: lambdaHandler).standardizedFileURL.path }
+        if conflictHandlerFunction != nil { overridden.lambdaHandler = nil }
         let scenarioDirectory = URL(fileURLWithPath: scenario).deletingLastPathComponent()
         let adminKey = "dsa-simulate-\(UUID().uuidString.prefix(8).lowercased())"
         let report = try await Simulation.run(
             scenario: overridden, project: project, scenarioDirectory: scenarioDirectory, directory: directory,
-            configure: { if console { $0.adminKey = adminKey } }
+            configure: { configuration in
+                applyProject(&configuration)
+                if console { configuration.adminKey = adminKey }
+            }
         ) { simulation in
             let report = await simulation.run(parsed)
             let snapshot = try? await simulation.server.fixture.snapshot()
@@ -129,6 +144,7 @@ struct SimulateCommand: AsyncParsableCommand {
     /// `--random`: the project's server with the conflict handler and Lambda file given.
     private func runRandom() async throws {
         let project = try loadProject()
+        let applyProject = try projectConfiguration(project)
         let path = lambdaHandler.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let lambda = try path.map { path in
             try ScenarioLambdaHandler(
@@ -138,6 +154,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let kind = conflictHandler?.kind
         do {
             try await random.run(project: project, printed: (kind, path)) { configuration in
+                applyProject(&configuration)
                 if let kind { configuration.conflictHandler = kind }
                 if let lambda { configuration.lambdaConflictHandler = lambda.conflictHandler }
             }

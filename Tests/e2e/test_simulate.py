@@ -157,3 +157,52 @@ def test_random_users_converge_on_what_each_may_read():
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("passed: seed 5, 3 devices, 30 steps"), result.stdout
 
+
+
+def test_a_project_runs_with_its_resolver_files(tmp_path):
+    """The API folder's slot stores names in capitals: the device that saved a todo and every
+    other one end up with the server's spelling."""
+    api = tmp_path / "todoapi"
+    (api / "resolvers").mkdir(parents=True)
+    (api / "schema.graphql").write_text((EXAMPLES / "todos.graphql").read_text())
+    fixture = ROOT / "Tests" / "e2e" / "fixtures" / "resolvers-app" / "amplify" / "backend" / "api" / "todoapi"
+    (api / "transform.conf.json").write_text((fixture / "transform.conf.json").read_text())
+    (api / "resolvers" / "Mutation.createTodo.preAuth.1.req.vtl").write_text(
+        '$util.qr($ctx.args.input.put("name", $ctx.args.input.name.toUpperCase()))\n{}\n')
+    scenario = tmp_path / "capitals.yaml"
+    scenario.write_text(
+        "devices: [phone, tablet]\n"
+        "steps:\n"
+        "  - save: {device: phone, model: Todo, item: {id: t1, name: milk}}\n"
+        "  - check\n"
+        "  - expect: {model: Todo, key: {id: t1}, on: [server, phone, tablet], fields: {name: MILK}}\n")
+    result = subprocess.run(
+        [str(BINARY), "simulate", str(scenario), "--project", str(api)], capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "running its resolver files: 0 overrides, 1 slot functions" in result.stderr, result.stderr
+
+
+def test_a_conflict_handler_function_of_functions_json_decides_conflicts(tmp_path):
+    """`--conflict-handler-function` names a function of the schema's functions.json: the
+    Lambda example's conflicts go to it rather than to the scenario's lambdaHandler."""
+    handler = tmp_path / "decide"
+    handler.mkdir()
+    (handler / "index.js").write_text(
+        "exports.handler = async (event) => ({ action: 'RESOLVE', item: { ...event.newItem, name: 'decided by function' } });\n")
+    (tmp_path / "todos.graphql").write_text((EXAMPLES / "todos.graphql").read_text())
+    (tmp_path / "functions.json").write_text(json.dumps({"functions": {"decide": {"handler": "index.handler", "directory": "decide"}}}))
+    scenario = tmp_path / "lambda.yaml"
+    text = (EXAMPLES / "lambda-handler.yaml").read_text()
+    scenario.write_text(text.replace("fields: {name: oat milk, done: true, _version: 3}", "fields: {name: decided by function, _version: 3}"))
+    result = subprocess.run(
+        [str(BINARY), "simulate", str(scenario), "--schema", str(tmp_path / "todos.graphql"),
+         "--conflict-handler-function", "decide", "--format", "json"],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["passed"] is True
+    refused = subprocess.run(
+        [str(BINARY), "simulate", str(scenario), "--schema", str(tmp_path / "todos.graphql"),
+         "--conflict-handler-function", "nobody"],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert refused.returncode != 0
+    assert "The conflict handler function nobody is not configured" in refused.stderr + refused.stdout, refused.stderr

@@ -3,7 +3,7 @@ import DeltaSyncSchema
 import DeltaSyncServer
 import Foundation
 
-extension ServeOptions {
+extension SchemaInput {
     /// With `--project`, the API folder's resolver files (`resolvers/`, `stacks/`) into the
     /// configuration; what the folder holds that does not run is said on standard error, file
     /// by file. With `--schema`, the APPSYNC_JS handlers of `resolvers.json` beside the schema
@@ -12,16 +12,16 @@ extension ServeOptions {
     /// - Throws: ``ResolverFileError`` for a stack or `resolvers.json` that does not parse or
     ///   names what does not exist; a template or code that does not pass its checks stops the
     ///   start when the server is made, with its file, line and column.
-    func applyResolverFiles(to configuration: inout ServerConfiguration, project: AmplifyProject) throws {
-        if let schemaFile = input.schema, let files = try ResolversFile.load(schemaFile: schemaFile, schema: project.schema) {
+    func applyResolverFiles(to configuration: inout ServerConfiguration, project amplifyProject: AmplifyProject) throws {
+        if let schemaFile = schema, let files = try ResolversFile.load(schemaFile: schemaFile, schema: amplifyProject.schema) {
             configuration.resolvers += files.resolvers
             configuration.dataSources += files.dataSources
             let folder = (schemaFile as NSString).deletingLastPathComponent
             FileHandle.standardError.write(Data("deltasync: note: \(folder.isEmpty ? "." : folder)/\(ResolversFile.fileName): running \(files.resolvers.count) APPSYNC_JS resolvers\n".utf8))
         }
-        guard let folder = input.project else { return }
+        guard let folder = project else { return }
         let files = try ProjectResolvers.load(
-            apiDirectory: folder, schema: project.schema, environmentName: configuration.amplifyEnvironment ?? "NONE")
+            apiDirectory: folder, schema: amplifyProject.schema, environmentName: configuration.amplifyEnvironment ?? "NONE")
         configuration.resolvers += files.resolvers
         configuration.dataSources += files.dataSources
         configuration.slots += files.slots
