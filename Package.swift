@@ -665,7 +665,7 @@ let package = Package(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
                 "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting",
-                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport", "DeltaSyncStorage",
+                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport", "DeltaSyncStorage", "DeltaSyncFixture",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -303,15 +303,20 @@ func example46(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
     configuration.errorHandler = { error in print("sync: \(error)") }
 }
 
-// Client/DeltaSyncClient/Sync/DataStoreEvent.swift:6
+// Client/DeltaSyncClient/Sync/DataStoreConfiguration.swift:125
 func example47(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+    let open = SyncExpression(modelName: "Todo") { .field("done", .eq(false)) }
+}
+
+// Client/DeltaSyncClient/Sync/DataStoreEvent.swift:6
+func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events { if case .ready = event { break } }
 }
 
 // Client/DeltaSyncClient/Sync/SyncAuthorization.swift:13
-func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let token = "eyJ..."   // the signed-in user's token; in development, `deltasync token --username alice`
     let endpoint = SyncEndpoint(url: url, authorization: .userPools { refresh in
         token                // an app asks its sign-in for a fresh one when `refresh` is true
@@ -319,13 +324,13 @@ func example48(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/Transport/NetworkStack.swift:12
-func example49(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.network = .urlSession(.shared)   // or a session of the app's own configuration
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:34
-func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.conflictHandler = { conflict in
         guard var merged = conflict.remote as? Post, let local = conflict.local as? Post else { return .applyRemote }
@@ -335,12 +340,12 @@ func example50(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/Conflicts.md:51
-func example51(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await dataStore.save(post, where: Post.keys.status == .draft)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:36
-func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url))
     let post = try await dataStore.save(Post(blogID: blog.id, title: "Hello", rating: 5))
     let popular = try await dataStore.query(Post.self, where: Post.keys.rating >= 4, sort: [.descending(Post.keys.rating)])
@@ -349,14 +354,14 @@ func example52(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:47
-func example53(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     for try await snapshot in dataStore.observeQuery(for: Post.self, where: Post.keys.blogID == blog.id) {
         print(snapshot.items.map(\.title))
     }
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/GettingStarted.md:63
-func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456")
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: DataStoreConfiguration(endpoint: endpoint))
     let synced = try await syncing.start()
@@ -364,7 +369,7 @@ func example54(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SchemaChanges.md:24
-func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let dataStore = try DataStore(models: DeltaSyncModels.self, location: .file(url)) { error in
         if case .pendingMutationsDropped(let model, let count, let reason) = error { print("dropped \(count) \(model): \(reason)") }
     }
@@ -372,7 +377,7 @@ func example55(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:22
-func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor final class DraftsScreen {
         let drafts: LiveQuery<Post>
 
@@ -383,13 +388,13 @@ func example56(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:77
-func example57(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = Reaction(postID: post.id, userID: "u1", emoji: "👍")
     print(post.id, like.id)                 // "…", postID=…#userID=u1
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:87
-func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let like = Reaction.identifier(postID: post.id, userID: "u1")
     if let reaction = try await dataStore.query(Reaction.self, byIdentifier: like) { print(reaction.emoji) }
     try await dataStore.delete(Reaction.self, withIdentifier: like)
@@ -398,7 +403,7 @@ func example58(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:105
-func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     #if canImport(Combine)
     let subscription = dataStore.queryPublisher(for: Post.self, where: Post.keys.rating >= 4)
         .receive(on: DispatchQueue.main)
@@ -408,7 +413,7 @@ func example59(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SwiftUI.md:119
-func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     @MainActor func checkDrafts() async throws {
         let drafts = dataStore.liveQuery(Post.self, where: Post.keys.status == PostStatus.draft)
         let before = drafts.items.count
@@ -418,7 +423,7 @@ func example60(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:34
-func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let events = dataStore.events
     try await dataStore.start()
     for await event in events {
@@ -434,20 +439,20 @@ func example61(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:62
-func example62(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example63(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.syncExpressions = [SyncExpression(Post.self) { Post.keys.blogID == "b1" }]
     let syncing = try DataStore(models: DeltaSyncModels.self, location: .file(url), configuration: configuration)
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:90
-func example63(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example64(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     // In SwiftUI: .onChange(of: scenePhase) { _, phase in if phase == .active { dataStore.resume() } }
     dataStore.resume()
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/SyncLifecycle.md:97
-func example64(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example65(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     let path = SimulatedNetworkPath()
     var configuration = DataStoreConfiguration(endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:20002/graphql")!, apiKey: "da2-fakeApiId123456"))
     configuration.networkMonitor = path
@@ -455,7 +460,7 @@ func example64(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:17
-func example65(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example66(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let endpoint = SyncEndpoint(url: URL(string: server.graphQLURL)!, apiKey: server.apiKey)
         let device = try DataStore(models: DeltaSyncModels.self, location: .inMemory, configuration: DataStoreConfiguration(endpoint: endpoint))
@@ -469,7 +474,7 @@ func example65(dataStore: DataStore, url: URL, blog: Blog, post: Post) async thr
 }
 
 // Client/DeltaSyncClient/DeltaSyncClient.docc/TestingAgainstALocalServer.md:37
-func example66(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
+func example67(dataStore: DataStore, url: URL, blog: Blog, post: Post) async throws {
     try await DeltaSyncTestServer.withServer(schemaFile: "schema.graphql") { server in
         let link = try await NetworkLink(to: server.port)
         let endpoint = SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, apiKey: server.apiKey)

@@ -90,10 +90,10 @@ struct SimulationTests {
 
     static let examples = [
         "offline-edits.yaml", "optimistic-concurrency.yaml", "offline-past-the-delta-log.yaml", "lambda-handler.yaml", "owner-shared-group.yaml",
-        "server-restart.yaml", "flaky-network.yaml",
+        "server-restart.yaml", "flaky-network.yaml", "selective-sync.yaml",
     ]
     /// The schema each example runs on (`todos.graphql` unless named here).
-    static let schemas = ["owner-shared-group.yaml": "notes.graphql"]
+    static let schemas = ["owner-shared-group.yaml": "notes.graphql", "selective-sync.yaml": "tasks.graphql"]
 
     @Test("every example scenario runs to its end", .serialized, .timeLimit(.minutes(2)), arguments: examples)
     func exampleScenarioRuns(name: String) async throws {

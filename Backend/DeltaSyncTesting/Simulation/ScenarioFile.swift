@@ -32,12 +32,13 @@ public enum ScenarioFile {
         try reader.refuseUnknown(top, allowed: ["devices", "conflictHandler", "lambdaHandler", "steps"], in: "a scenario")
         guard let devices = top["devices"] else { throw reader.error(root, "the scenario has no devices: name them, `devices: [phone, tablet]`.") }
         var identities: [String: DeviceIdentity] = [:]
+        var syncExpressions: [String: [String: JSONValue]] = [:]
         if case .mapping(let named) = devices {
-            // `alice: {user: alice, groups: [team]}`: each device with who it syncs as.
+            // `alice: {user: alice, groups: [team]}`: each device with who it syncs as, and what.
             for (key, value) in named {
                 let name = try reader.text(key)
                 reader.devices.append(name)
-                identities[name] = try reader.identity(value)
+                (identities[name], syncExpressions[name]) = try reader.device(spec: value)
             }
         } else {
             reader.devices = try reader.names(devices, what: "devices")
@@ -51,7 +52,8 @@ public enum ScenarioFile {
         let handler = try top["conflictHandler"].map { node throws(ScenarioError) in try reader.conflictHandler(node) }
         let lambdaHandler = try top["lambdaHandler"].map { node throws(ScenarioError) in try reader.lambdaHandler(node) }
         return Scenario(
-            devices: reader.devices, identities: identities.filter { $0.value != .apiKey }, conflictHandler: handler, lambdaHandler: lambdaHandler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
+            devices: reader.devices, identities: identities.filter { $0.value != .apiKey },
+            syncExpressions: syncExpressions.filter { !$0.value.isEmpty }, conflictHandler: handler, lambdaHandler: lambdaHandler, steps: try steps.map { node throws(ScenarioError) in try reader.step(node) })
     }
 
     static func line(of error: YamlError) -> Int {

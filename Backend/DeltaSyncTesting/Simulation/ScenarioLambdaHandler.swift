@@ -83,7 +83,9 @@ extension Simulation {
                 bootstrapDirectory: URL(fileURLWithPath: DeltaSyncTestServer.defaultDataDirectory).appendingPathComponent("functions"))
         }
         do {
-            let result = try await run(project: project, devices: scenario.devices, identities: scenario.identities, directory: directory, configure: { configuration in
+            let result = try await run(
+                project: project, devices: scenario.devices, identities: scenario.identities, syncExpressions: scenario.syncExpressions,
+                directory: directory, configure: { configuration in
                 if let handler = scenario.conflictHandler { configuration.conflictHandler = handler }
                 if let lambda { configuration.lambdaConflictHandler = lambda.conflictHandler }
                 configure(&configuration)

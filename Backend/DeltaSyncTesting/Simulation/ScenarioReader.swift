@@ -11,7 +11,7 @@ struct ScenarioReader {
 
     static let actions = [
         "save", "delete", "offline", "online", "slow", "dropConnections", "restart", "restartServer", "fault", "clearFaults", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
-        "expectEmptyOutbox",
+        "expectEmptyOutbox", "changeSyncExpressions",
     ]
 
     static let handlers: [String: ConflictHandlerKind] = ["automerge": .automerge, "optimistic": .optimisticConcurrency, "lambda": .lambda]
@@ -78,6 +78,11 @@ struct ScenarioReader {
             guard absent != (fields["fields"] != nil) else { throw error(argument, "expect takes either `fields` or `absent: true`.") }
             return ScenarioStep(line: line, action: .expect(
                 model: try text(fields["model"]!), key: try item(fields["key"]!), on: places, fields: try fields["fields"].map(item)))
+        case "changeSyncExpressions":
+            let fields = try object(argument, keys: ["device", "sync", "clear"], required: ["device", "sync"], in: "changeSyncExpressions")
+            guard fields["clear"].map({ $0.bool != nil }) ?? true else { throw error(fields["clear"]!, "clear is true or false.") }
+            return ScenarioStep(line: line, action: .changeSyncExpressions(
+                device: try device(fields["device"]!), sync: try syncExpressions(fields["sync"]!), clear: fields["clear"]?.bool ?? false))
         case "expectConflict":
             let fields = try object(argument, keys: ["model", "outcome"], required: ["model", "outcome"], in: "expectConflict")
             return ScenarioStep(line: line, action: .expectConflict(model: try text(fields["model"]!), outcome: try text(fields["outcome"]!)))
@@ -101,26 +106,51 @@ struct ScenarioReader {
         return path
     }
 
-    /// `apiKey`, `iam`, `{iam: authenticated | unauthenticated}` or `{user: NAME, groups: [...]}`.
-    func identity(_ node: Node) throws(ScenarioError) -> DeviceIdentity {
-        let shapes = "apiKey, iam, {iam: unauthenticated} or {user: NAME, groups: [GROUP, ...]}"
+    /// `apiKey`, `iam`, `{iam: authenticated | unauthenticated}` or `{user: NAME, groups: [...]}`,
+    /// each mapping with `sync: {Model: FILTER}`, the device's sync expressions (`{sync: ...}`
+    /// alone: the API key).
+    func device(spec node: Node) throws(ScenarioError) -> (DeviceIdentity, [String: JSONValue]) {
+        let shapes = "apiKey, iam, {iam: unauthenticated} or {user: NAME, groups: [GROUP, ...]}, with sync: {Model: FILTER} if it syncs part"
         switch node.string {
-        case "apiKey": return .apiKey
-        case "iam": return .iam(authenticated: true)
+        case "apiKey": return (.apiKey, [:])
+        case "iam": return (.iam(authenticated: true), [:])
         default: break
         }
-        guard case .mapping(let mapping) = node else { throw error(node, "a device's identity is one of \(shapes).") }
+        guard case .mapping(let mapping) = node else { throw error(node, "a device is one of \(shapes).") }
+        let sync = try mapping["sync"].map { node throws(ScenarioError) in try syncExpressions(node) } ?? [:]
         if mapping["iam"] != nil {
-            let fields = try object(node, keys: ["iam"], required: ["iam"], in: "an IAM identity")
+            let fields = try object(node, keys: ["iam", "sync"], required: ["iam"], in: "an IAM identity")
             switch fields["iam"]?.string {
-            case "authenticated": return .iam(authenticated: true)
-            case "unauthenticated": return .iam(authenticated: false)
+            case "authenticated": return (.iam(authenticated: true), sync)
+            case "unauthenticated": return (.iam(authenticated: false), sync)
             default: throw error(fields["iam"]!, "iam is authenticated or unauthenticated.")
             }
         }
-        let fields = try object(node, keys: ["user", "groups"], required: ["user"], in: "a user identity")
+        if mapping["user"] == nil {
+            _ = try object(node, keys: ["sync"], required: ["sync"], in: "a device with the API key")
+            return (.apiKey, sync)
+        }
+        let fields = try object(node, keys: ["user", "groups", "sync"], required: ["user"], in: "a user identity")
         let groups = try fields["groups"].map { node throws(ScenarioError) in try names(node, what: "groups") } ?? []
-        return .user(try text(fields["user"]!), groups: groups)
+        return (.user(try text(fields["user"]!), groups: groups), sync)
+    }
+
+    /// `{Model: FILTER, ...}`: each model's sync expression, a filter as the sync query takes it.
+    func syncExpressions(_ node: Node) throws(ScenarioError) -> [String: JSONValue] {
+        guard case .mapping(let mapping) = node, !mapping.isEmpty else {
+            throw error(node, "sync maps model names to filters: `sync: {Todo: {list: {eq: kitchen}}}`.")
+        }
+        var expressions: [String: JSONValue] = [:]
+        for (key, value) in mapping {
+            let filter = Self.json(value)
+            do {
+                _ = try QueryPredicate(filter: filter)
+            } catch {
+                throw self.error(value, "\(try text(key))'s sync expression is not a filter: \(error)")
+            }
+            expressions[try text(key)] = filter
+        }
+        return expressions
     }
 
     // MARK: - Shapes

@@ -85,6 +85,8 @@ extension Simulation {
             }
         case .waitForEmptyOutbox(let name):
             try await device(name).waitForEmptyOutbox()
+        case .changeSyncExpressions(let name, let filters, let clear):
+            try await device(name).changeSyncExpressions(to: filters, clear: clear)
         case .expectEmptyOutbox(let name):
             let pending = try await device(name).pendingCount()
             guard pending == 0 else { throw SimulationError("\(name)'s outbox holds \(pending) change(s).") }
@@ -126,6 +128,8 @@ extension Simulation {
         case .expectConflict(let model, let outcome): return "expect a \(outcome) conflict of \(model)"
         case .expectEmptyOutbox(let name): return "expect \(name)'s outbox empty"
         case .waitForEmptyOutbox(let name): return "wait until \(name) sent its outbox"
+        case .changeSyncExpressions(let name, let filters, let clear):
+            return "\(name) syncs \(JSONValue.object(filters).jsonText)" + (clear ? ", its store cleared" : "")
         }
     }
 }

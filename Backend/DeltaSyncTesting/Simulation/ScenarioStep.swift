@@ -17,11 +17,13 @@ import DeltaSyncSchema
 /// ```
 public struct Scenario: Sendable, Equatable {
     public init(
-        devices: [String], identities: [String: DeviceIdentity] = [:], conflictHandler: ConflictHandlerKind? = nil, lambdaHandler: String? = nil,
+        devices: [String], identities: [String: DeviceIdentity] = [:], syncExpressions: [String: [String: JSONValue]] = [:],
+        conflictHandler: ConflictHandlerKind? = nil, lambdaHandler: String? = nil,
         steps: [ScenarioStep]
     ) {
         self.devices = devices
         self.identities = identities
+        self.syncExpressions = syncExpressions
         self.conflictHandler = conflictHandler
         self.lambdaHandler = lambdaHandler
         self.steps = steps
@@ -31,6 +33,9 @@ public struct Scenario: Sendable, Equatable {
     public var devices: [String]
     /// Who each device syncs as; one not named here uses the API key.
     public var identities: [String: DeviceIdentity]
+    /// What each device syncs, by model (`sync: {Todo: {list: {eq: kitchen}}}`), as an app's
+    /// sync expressions say; a device or model not named here syncs everything.
+    public var syncExpressions: [String: [String: JSONValue]]
     /// Every model's conflict handler (`conflictHandler: automerge | optimistic | lambda`);
     /// `nil` keeps the project's.
     public var conflictHandler: ConflictHandlerKind?
@@ -83,6 +88,10 @@ public struct ScenarioStep: Sendable, Equatable {
         case expect(model: String, key: Item, on: [String], fields: Item?)
         /// The server's conflict log holds a conflict of `model` with this outcome.
         case expectConflict(model: String, outcome: String)
+        /// The device's sync expressions change as an app changes them: sync stops, the store
+        /// is cleared when `clear` says so (else what it holds stays, in scope or not), and sync
+        /// starts again with `sync`, a full sync.
+        case changeSyncExpressions(device: String, sync: [String: JSONValue], clear: Bool)
         /// The device has nothing left to send.
         case expectEmptyOutbox(String)
         /// Waits until the device sent everything it held (it must be online to get there).

@@ -5,11 +5,13 @@ extension Scenario {
     /// prints to replay its failure. Arguments are written as JSON, which is YAML.
     public var yaml: String {
         var lines: [String]
-        if identities.isEmpty {
+        if identities.isEmpty, syncExpressions.isEmpty {
             lines = ["devices: \(JSONValue.array(devices.map(JSONValue.string)).jsonText)"]
         } else {
             lines = ["devices:"]
-            for device in devices { lines.append("  \(JSONValue.string(device).jsonText): \(Self.text(identities[device] ?? .apiKey))") }
+            for device in devices {
+                lines.append("  \(JSONValue.string(device).jsonText): \(Self.text(identities[device] ?? .apiKey, sync: syncExpressions[device] ?? [:]))")
+            }
         }
         if let conflictHandler, let name = ScenarioReader.handlers.first(where: { $0.value == conflictHandler })?.key {
             lines.append("conflictHandler: \(name)")
@@ -20,13 +22,16 @@ extension Scenario {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func text(_ identity: DeviceIdentity) -> String {
+    private static func text(_ identity: DeviceIdentity, sync: [String: JSONValue]) -> String {
+        var fields: [String: JSONValue] = sync.isEmpty ? [:] : ["sync": .object(sync)]
         switch identity {
-        case .apiKey: return "apiKey"
-        case .iam(let authenticated): return "{iam: \(authenticated ? "authenticated" : "unauthenticated")}"
+        case .apiKey: if sync.isEmpty { return "apiKey" }
+        case .iam(let authenticated): fields["iam"] = .string(authenticated ? "authenticated" : "unauthenticated")
         case .user(let name, let groups):
-            return JSONValue.object(["user": .string(name), "groups": .array(groups.map(JSONValue.string))]).jsonText
+            fields["user"] = .string(name)
+            fields["groups"] = .array(groups.map(JSONValue.string))
         }
+        return JSONValue.object(fields).jsonText
     }
 
     private static func text(_ action: ScenarioStep.Action) -> String {
@@ -56,6 +61,8 @@ extension Scenario {
             var argument: [String: JSONValue] = ["model": .string(model), "key": .object(key), "on": names(places)]
             if let fields { argument["fields"] = .object(fields) } else { argument["absent"] = true }
             return step("expect", .object(argument))
+        case .changeSyncExpressions(let device, let sync, let clear):
+            return step("changeSyncExpressions", ["device": .string(device), "sync": .object(sync), "clear": .bool(clear)])
         case .expectConflict(let model, let outcome):
             return step("expectConflict", ["model": .string(model), "outcome": .string(outcome)])
         }

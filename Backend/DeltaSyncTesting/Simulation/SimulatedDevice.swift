@@ -20,6 +20,8 @@ public final class SimulatedDevice: Sendable {
     public let name: String
     /// Who it syncs as.
     public let identity: DeviceIdentity
+    /// What it syncs (its sync expressions).
+    public let scope: SyncScope
     /// Its network: ``NetworkLink/goOffline()`` cuts it off the server.
     public let link: NetworkLink
     /// Its database file, kept after a failed run.
@@ -38,11 +40,12 @@ public final class SimulatedDevice: Sendable {
     }
 
     init(
-        name: String, identity: DeviceIdentity, link: NetworkLink, file: URL, models: StoreModels, configuration: DataStoreConfiguration,
+        name: String, identity: DeviceIdentity, scope: SyncScope, link: NetworkLink, file: URL, models: StoreModels, configuration: DataStoreConfiguration,
         timeline: SimulationTimeline
     ) throws {
         self.name = name
         self.identity = identity
+        self.scope = scope
         self.link = link
         self.file = file
         self.models = models
@@ -149,6 +152,18 @@ public final class SimulatedDevice: Sendable {
         let reopened = try Self.open(file, name: name, models: models, configuration: configuration, timeline: timeline)
         current.withLockedValue { $0 = reopened }
         if start { try await self.start() }
+    }
+
+    /// Changes what the device syncs as an app changes its sync expressions: stops sync,
+    /// clears the store when `clear` says so (as Amplify advises when a filter narrows: what the
+    /// store holds stays otherwise, in the new scope or not), and starts sync again, which runs
+    /// a full sync of every model whose expression changed.
+    public func changeSyncExpressions(to filters: [String: JSONValue], clear: Bool) async throws {
+        await store.stop()
+        if clear { try await store.clear() }
+        try scope.change(to: filters)
+        timeline.record(name, .event, "sync expressions now \(JSONValue.object(filters).jsonText)" + (clear ? ", the store cleared" : ""))
+        try await start()
     }
 
     /// Stops syncing for good (the simulation's end).

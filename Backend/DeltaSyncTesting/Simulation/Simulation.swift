@@ -57,16 +57,19 @@ public final class Simulation: Sendable {
     /// and a device for each name, each with its database file in `directory` (by default a
     /// fresh temporary folder, removed afterwards), runs `body`, and stops them all.
     ///
-    /// Devices sync as `identities` says (the server's API key for a device it does not name);
-    /// sync retries after 20 ms, doubling up to 500 ms, so that a device back online catches up
+    /// Devices sync as `identities` says (the server's API key for a device it does not name),
+    /// and what `syncExpressions` says (by device, then model: a filter as the sync query takes
+    /// it; everything for what it does not name); sync retries after 20 ms, doubling up to 500 ms, so that a device back online catches up
     /// within a simulation's patience.
     public static func run<T: Sendable>(
-        project: AmplifyProject, devices names: [String], identities: [String: DeviceIdentity] = [:], directory: URL? = nil,
+        project: AmplifyProject, devices names: [String], identities: [String: DeviceIdentity] = [:],
+        syncExpressions: [String: [String: JSONValue]] = [:], directory: URL? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (Simulation) async throws -> T
     ) async throws -> T {
         guard Set(names).count == names.count, !names.isEmpty else {
             throw SimulationError("Name each device once; got \(names).")
         }
+        let scopes = try names.map { try SyncScope(syncExpressions[$0] ?? [:], schema: project.schema) }
         let temporary = directory == nil
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -84,11 +87,12 @@ public final class Simulation: Sendable {
                 let authorization = try await identity.authorization(server: server, index: index, region: configuration.region)
                 var device = DataStoreConfiguration(
                     endpoint: SyncEndpoint(url: URL(string: "http://127.0.0.1:\(link.port)/graphql")!, authorization: authorization))
+                device.syncExpressions = scopes[index].expressions
                 device.retryBackoff = RetryBackoff(base: .milliseconds(20), maximum: .milliseconds(500))
                 device.networkMonitor = nil
                 device.errorHandler = { [name] error in timeline.record(name, .error, "\(error)") }
                 devices.append(try SimulatedDevice(
-                    name: name, identity: identity, link: link, file: directory.appendingPathComponent("\(name).sqlite"), models: models,
+                    name: name, identity: identity, scope: scopes[index], link: link, file: directory.appendingPathComponent("\(name).sqlite"), models: models,
                     configuration: device, timeline: timeline))
             }
         } catch {

@@ -118,6 +118,17 @@ public struct SyncExpression: Sendable {
         modelName = M.modelName
         self.predicate = predicate
     }
+
+    /// Syncs only the items of the model named `modelName` matching `predicate`: for a store
+    /// of a schema read at run time rather than generated models.
+    ///
+    /// ```swift
+    /// let open = SyncExpression(modelName: "Todo") { .field("done", .eq(false)) }
+    /// ```
+    public init(modelName: String, where predicate: @escaping @Sendable () -> QueryPredicate) {
+        self.modelName = modelName
+        self.predicate = predicate
+    }
 }
 
 /// Capped exponential backoff with jitter: the wait before attempt `n` is
