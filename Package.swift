@@ -398,6 +398,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "Yams", package: "Yams", condition: .when(traits: ["Server"])),
@@ -665,7 +666,7 @@ let package = Package(
             name: "DeltaSyncEndToEndTests",
             dependencies: [
                 "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncServer", "DeltaSyncCore", "DeltaSyncTesting",
-                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport", "DeltaSyncStorage", "DeltaSyncFixture",
+                "DeltaSyncTestSupport", "DeltaSyncPostgres", "DeltaSyncPostgresTestSupport", "DeltaSyncStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

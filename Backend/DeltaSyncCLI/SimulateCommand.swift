@@ -25,6 +25,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup var input: SchemaInput
 
+    @OptionGroup(title: "A running server") var server: SimulationServerOptions
+
     @OptionGroup(title: "Functions") var functions: FunctionOptions
 
     @Option(name: .customLong("conflict-handler"), help: "The conflict handler of every model: automerge, optimistic or lambda (over the scenario's conflictHandler).")
@@ -57,6 +59,7 @@ struct SimulateCommand: AsyncParsableCommand {
         guard (scenario == nil) == random.random else {
             throw ValidationError(random.random ? "--random makes its own scenario: pass no scenario file." : "Pass a scenario file, or --random.")
         }
+        try server.validate(random: random.random, console: console, handlerFlags: conflictHandler != nil || lambdaHandler != nil || conflictHandlerFunction != nil)
         if lambdaHandler != nil, conflictHandlerFunction != nil {
             throw ValidationError("--lambda-handler and --conflict-handler-function both name the conflict handler: pass one.")
         }
@@ -83,37 +86,16 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let project = try loadProject()
-        let applyProject = try projectConfiguration(project)
         // Kept when the run fails (or when named): each device's database and the server's data.
         let directory = devicesDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("deltasync-simulation-\(UUID().uuidString)")
-        var overridden = parsed
-        if let conflictHandler { overridden.conflictHandler = conflictHandler.kind }
-        if let lambdaHandler { overridden.lambdaHandler = URL(fileURLWithPath: lambdaHandler).standardizedFileURL.path }
-        if conflictHandlerFunction != nil { overridden.lambdaHandler = nil }
-        let scenarioDirectory = URL(fileURLWithPath: scenario).deletingLastPathComponent()
-        let adminKey = "dsa-simulate-\(UUID().uuidString.prefix(8).lowercased())"
-        let report = try await Simulation.run(
-            scenario: overridden, project: project, scenarioDirectory: scenarioDirectory, directory: directory,
-            configure: { configuration in
-                applyProject(&configuration)
-                if console { configuration.adminKey = adminKey }
+        let report: ScenarioReport
+        if let url = server.url {
+            report = try await runConnected(to: url, scenario: parsed, project: project, directory: directory) { simulation in
+                try await finish(simulation, scenario: parsed, directory: directory, adminKey: nil)
             }
-        ) { simulation in
-            let report = await simulation.run(parsed)
-            let snapshot = try? await simulation.server.fixture.snapshot()
-            let page = simulation.timeline.html(title: scenario, conflicts: snapshot?.conflicts ?? [])
-            if !report.passed {
-                if let snapshot { try? Data(snapshot.json.jsonText.utf8).write(to: directory.appendingPathComponent("server-snapshot.json")) }
-                try? Data(page.utf8).write(to: directory.appendingPathComponent("timeline.html"))
-            }
-            if let timeline { try Data(page.utf8).write(to: URL(fileURLWithPath: timeline)) }
-            if console {
-                // The report first: the run is over, only its server stays up.
-                print(format.render(report, scenario: scenario, steps: parsed.steps.count))
-                await Self.showInConsole(page, server: simulation.server, adminKey: adminKey)
-            }
-            return report
+        } else {
+            report = try await runStarted(scenario: parsed, project: project, directory: directory)
         }
         if !console { print(format.render(report, scenario: scenario, steps: parsed.steps.count)) }
         guard report.passed else {
@@ -122,6 +104,46 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if devicesDirectory == nil { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// A server of the project, started for the run, the flags' handlers over the scenario's.
+    private func runStarted(scenario parsed: Scenario, project: AmplifyProject, directory: URL) async throws -> ScenarioReport {
+        let applyProject = try projectConfiguration(project)
+        var overridden = parsed
+        if let conflictHandler { overridden.conflictHandler = conflictHandler.kind }
+        if let lambdaHandler { overridden.lambdaHandler = URL(fileURLWithPath: lambdaHandler).standardizedFileURL.path }
+        if conflictHandlerFunction != nil { overridden.lambdaHandler = nil }
+        let scenarioDirectory = URL(fileURLWithPath: scenario ?? ".").deletingLastPathComponent()
+        let adminKey = "dsa-simulate-\(UUID().uuidString.prefix(8).lowercased())"
+        return try await Simulation.run(
+            scenario: overridden, project: project, scenarioDirectory: scenarioDirectory, directory: directory,
+            configure: { configuration in
+                applyProject(&configuration)
+                if console { configuration.adminKey = adminKey }
+            }
+        ) { simulation in
+            try await finish(simulation, scenario: parsed, directory: directory, adminKey: adminKey)
+        }
+    }
+
+    /// Runs the scenario's steps; writes the timeline where asked, and with the server's
+    /// snapshot into `directory` when a step failed; with `--console`, shows the timeline there.
+    private func finish(_ simulation: Simulation, scenario parsed: Scenario, directory: URL, adminKey: String?) async throws -> ScenarioReport {
+        let title = scenario ?? "scenario"
+        let report = await simulation.run(parsed)
+        let snapshot = try? await simulation.server.snapshot()
+        let page = simulation.timeline.html(title: title, conflicts: snapshot?.conflicts ?? [])
+        if !report.passed {
+            if let snapshot { try? Data(snapshot.json.jsonText.utf8).write(to: directory.appendingPathComponent("server-snapshot.json")) }
+            try? Data(page.utf8).write(to: directory.appendingPathComponent("timeline.html"))
+        }
+        if let timeline { try Data(page.utf8).write(to: URL(fileURLWithPath: timeline)) }
+        if console, let server = simulation.localServer, let adminKey {
+            // The report first: the run is over, only its server stays up.
+            print(format.render(report, scenario: title, steps: parsed.steps.count))
+            await Self.showInConsole(page, server: server, adminKey: adminKey)
+        }
+        return report
     }
 
     /// `--console`: the report first, then the console's address; the server stays up until a

@@ -35,6 +35,8 @@ public struct DeltaSyncTestServer: Sendable {
     public let dataDirectory: String
     /// Reset, seed, snapshots, the clock and faults of this server (its fixture API in Swift).
     public let fixture: Fixture
+    /// The AWS region it serves as (``ServerConfiguration/region``): what IAM requests sign for.
+    public let region: String
 
     /// Where test servers keep the development issuer's key unless a test sets another: one
     /// folder for every test server of a run, so tokens are signed with one key.
@@ -81,7 +83,8 @@ public struct DeltaSyncTestServer: Sendable {
     static func start(project: AmplifyProject, configuration: ServerConfiguration) async throws -> DeltaSyncTestServer {
         let server = try DeltaSyncServer(project: project, configuration: configuration)
         let running = try await server.start()
-        return DeltaSyncTestServer(running: running, dataDirectory: configuration.dataDirectory, fixture: server.fixture)
+        return DeltaSyncTestServer(
+            running: running, dataDirectory: configuration.dataDirectory, fixture: server.fixture, region: configuration.region)
     }
 
     /// ``withServer(project:configure:_:)`` for the text of an Amplify schema.

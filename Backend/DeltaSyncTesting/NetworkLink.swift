@@ -32,8 +32,9 @@ public final class NetworkLink: Sendable {
         var target: Int?
     }
 
-    /// Starts relaying from a free port to `targetPort`.
-    public init(to targetPort: Int) async throws {
+    /// Starts relaying from a free port on loopback to `targetPort` of `host` (this machine's
+    /// by default).
+    public init(to targetPort: Int, host targetHost: String = "127.0.0.1") async throws {
         let state = self.state
         state.withLockedValue { $0.target = targetPort }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -42,7 +43,7 @@ public final class NetworkLink: Sendable {
                 let (online, target) = state.withLockedValue { ($0.online, $0.target) }
                 guard online, let target else { return inbound.close() }
                 return ClientBootstrap(group: inbound.eventLoop)
-                    .connect(host: "127.0.0.1", port: target)
+                    .connect(host: targetHost, port: target)
                     .flatMap { outbound in
                         let track = { (channel: any Channel) in
                             state.withLockedValue { $0.connections[ObjectIdentifier(channel)] = channel }

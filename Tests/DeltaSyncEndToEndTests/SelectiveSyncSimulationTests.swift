@@ -1,5 +1,4 @@
 import DeltaSyncCore
-import DeltaSyncFixture
 import DeltaSyncSchema
 import DeltaSyncTesting
 import Foundation
@@ -24,9 +23,8 @@ import Testing
             #expect(try await kitchen.items("Task").isEmpty)
             // The server refuses its create for good: the device keeps its copy (as Amplify's
             // DataStore does), in its scope, which the server never had.
-            _ = simulation.server.fixture.addFault(try Fault(
-                json: ["type": "mutationError", "field": "createTask", "errorType": "ValidationError", "message": "refused", "count": 1],
-                now: Date()))
+            try await simulation.server.addFault(
+                ["type": "mutationError", "field": "createTask", "errorType": "ValidationError", "message": "refused", "count": 1])
             try await kitchen.save("Task", ["id": "k9", "team": "kitchen", "title": "ghost"])
             try await kitchen.waitForEmptyOutbox()
             await #expect { try await simulation.converge(timeout: .milliseconds(300)) } throws: { error in

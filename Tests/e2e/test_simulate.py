@@ -206,3 +206,47 @@ def test_a_conflict_handler_function_of_functions_json_decides_conflicts(tmp_pat
         capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert refused.returncode != 0
     assert "The conflict handler function nobody is not configured" in refused.stderr + refused.stdout, refused.stderr
+
+
+def test_a_scenario_runs_against_a_running_server_as_ci_starts_it(tmp_path):
+    """`deltasync exec` runs a server and hands its URL and admin key to the command: the
+    scenario's devices sync with that server, from a store `--reset` emptied, and what they
+    wrote stays on it; a scenario that restarts the server is refused at that step."""
+    schema = EXAMPLES / "todos.graphql"
+    seed = tmp_path / "seed.json"
+    seed.write_text(json.dumps({"Todo": [{"id": "seeded", "name": "from an earlier run"}]}))
+    script = (
+        'set -e\n'
+        '"$1" simulate "$2" --schema "$3" --server "$DELTASYNC_URL" --reset --format json > "$4/report.json"\n'
+        '"$1" export --out "$4/after.json"\n'
+        '"$1" simulate "$5" --schema "$3" --server "$DELTASYNC_URL" > "$4/restart.txt" 2>&1 || echo "exit $?" >> "$4/restart.txt"\n')
+    restart = tmp_path / "restart.yaml"
+    restart.write_text("devices: [phone]\nsteps:\n  - restartServer\n")
+    result = subprocess.run(
+        [str(BINARY), "exec", "--schema", str(schema), "--conflict-handler", "automerge", "--seed", str(seed), "--",
+         "bash", "-c", script, "simulate", str(BINARY), str(EXAMPLES / "offline-edits.yaml"), str(schema), str(tmp_path), str(restart)],
+        capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["passed"] is True, report
+    items = json.loads((tmp_path / "after.json").read_text())["models"]["Todo"]["items"]
+    # The seeded todo went with --reset; the example's todo, merged then deleted, stays a tombstone.
+    assert [(item["id"], item["done"], item["_version"], item["_deleted"]) for item in items] == [("t1", True, 4, True)], items
+    refused = (tmp_path / "restart.txt").read_text()
+    assert "restartServer needs a server the simulation starts" in refused and "exit 1" in refused, refused
+
+
+def test_server_flags_that_do_not_go_together_are_usage_errors():
+    for flags, message in [
+        (["--server", "http://127.0.0.1:1/graphql", "--random"], "--random starts its own servers"),
+        (["--server", "http://127.0.0.1:1/graphql", "--conflict-handler", "optimistic"], "keeps its own conflict handlers"),
+        (["--reset"], "--reset, --admin-key and --data-dir go with --server URL"),
+    ]:
+        scenario = [] if "--random" in flags else [str(EXAMPLES / "offline-edits.yaml")]
+        result = subprocess.run(
+            [str(BINARY), "simulate", *scenario, "--schema", str(EXAMPLES / "todos.graphql"), "--admin-key", "dsa-some-key", *flags]
+            if "--reset" not in flags else
+            [str(BINARY), "simulate", *scenario, "--schema", str(EXAMPLES / "todos.graphql"), *flags],
+            capture_output=True, text=True, timeout=60)
+        assert result.returncode == 64, (flags, result.stderr)
+        assert message in result.stderr, (flags, result.stderr)

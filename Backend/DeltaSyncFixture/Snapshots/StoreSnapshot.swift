@@ -114,7 +114,7 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// text) gives errors their line.
     ///
     /// - Throws: ``FixtureInputError`` for the first value at fault.
-    init(json: JSONValue, text: String?, schema: AmplifySchema, tombstoneTTL: Int) throws(FixtureInputError) {
+    package init(json: JSONValue, text: String?, schema: AmplifySchema, tombstoneTTL: Int) throws(FixtureInputError) {
         do throws(FixtureValueError) {
             self = try Self.parse(json, schema: schema, tombstoneTTL: tombstoneTTL)
         } catch {

@@ -35,21 +35,21 @@ public enum DeviceIdentity: Sendable, Equatable {
     }
 
     /// The credentials the device's requests, realtime connection and subscriptions carry.
-    func authorization(server: DeltaSyncTestServer, index: Int, region: String) async throws -> SyncAuthorization {
+    func authorization(server: any SimulationServer, index: Int) async throws -> SyncAuthorization {
         switch self {
         case .apiKey:
             return .apiKey(server.apiKey)
         case .user(let name, let groups):
             // Minted once, for longer than any simulated clock runs; again when refused.
-            let first = try await server.token(username: name, groups: groups, lifetime: Self.tokenLifetime)
+            let first = try await server.developmentToken(username: name, groups: groups, lifetime: Self.tokenLifetime)
             let current = TokenBox(first)
             return .userPools { refresh in
-                if refresh { current.set(try await server.token(username: name, groups: groups, lifetime: Self.tokenLifetime)) }
+                if refresh { current.set(try await server.developmentToken(username: name, groups: groups, lifetime: Self.tokenLifetime)) }
                 return current.value
             }
         case .iam:
             let key = Self.accessKey(index)
-            return .iam(region: region) { _ in .init(accessKeyID: key.id, secretAccessKey: key.secret) }
+            return .iam(region: server.region) { _ in .init(accessKeyID: key.id, secretAccessKey: key.secret) }
         }
     }
 

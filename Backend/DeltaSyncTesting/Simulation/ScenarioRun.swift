@@ -61,7 +61,7 @@ extension Simulation {
         case .restart(let name):
             try await device(name).restart()
         case .advanceClock(let seconds):
-            server.fixture.clock.advance(by: .seconds(seconds))
+            try await server.advanceClock(by: seconds)
         case .converge:
             try await converge()
         case .check:
@@ -73,9 +73,9 @@ extension Simulation {
         case .dropConnections(let name):
             try await device(name).link.dropConnectionsAndWait()
         case .fault(let json):
-            _ = server.fixture.addFault(try Fault(json: json, now: server.fixture.clock.now()))
+            try await server.addFault(json)
         case .clearFaults:
-            _ = server.fixture.clearFaults()
+            try await server.clearFaults()
         case .expect(let model, let key, let places, let fields):
             for place in places { try await expect(model, key: key, on: place, fields: fields) }
         case .expectConflict(let model, let outcome):

@@ -6,7 +6,7 @@ import Foundation
 // What the server gives this device, asked as the device (its credentials, its documents),
 // straight to the server rather than through its link, which may be down.
 extension SimulatedDevice {
-    private func client(_ server: DeltaSyncTestServer) throws -> GraphQLClient {
+    private func client(_ server: any SimulationServer) throws -> GraphQLClient {
         guard var endpoint = configuration.endpoint, let url = URL(string: server.graphQLURL) else {
             throw SimulationError("\(name) has no endpoint.")
         }
@@ -16,7 +16,7 @@ extension SimulatedDevice {
 
     /// The live items of `model` the server's sync query gives this device: what it holds once
     /// converged. A model the device may not sync at all gives none, as the device skips it.
-    func itemsTheServerSyncs(_ model: ModelSchema, schema: AmplifySchema, server: DeltaSyncTestServer) async throws -> [Item] {
+    func itemsTheServerSyncs(_ model: ModelSchema, schema: AmplifySchema, server: any SimulationServer) async throws -> [Item] {
         guard let field = model.operations.sync, let document = SyncDocuments(model: model, schema: schema).syncQuery else { return [] }
         let client = try client(server)
         var items: [Item] = []
@@ -36,7 +36,7 @@ extension SimulatedDevice {
 
     /// Whether this device may read the item with `key` now: the server's `get` query, asked
     /// as the device, answers it rather than an authorization error or `null`.
-    func mayRead(_ model: ModelSchema, key: Item, schema: AmplifySchema, server: DeltaSyncTestServer) async throws -> Bool {
+    func mayRead(_ model: ModelSchema, key: Item, schema: AmplifySchema, server: any SimulationServer) async throws -> Bool {
         guard let (field, document) = SyncDocuments(model: model, schema: schema).getQuery else { return true }
         let response = try await client(server).execute(document, variables: key)
         if let error = response.errors.first, error["errorType"].stringValue?.contains("Unauthorized") != true {

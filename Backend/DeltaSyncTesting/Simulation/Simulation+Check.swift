@@ -29,7 +29,7 @@ extension Simulation {
     ///
     /// - Throws: ``SimulationError`` naming the device, its identity and the item.
     public func checkReads() async throws {
-        try await checkReads(in: try await server.fixture.snapshot())
+        try await checkReads(in: try await server.snapshot())
     }
 
     /// ``checkReads()`` against `snapshot` of the server's store.

@@ -30,7 +30,7 @@ extension Simulation {
             for device in devices where try await device.pendingCount() > 0 { pending = true }
         }
         // One read of the server's store for every model: nothing writes once the outboxes are empty.
-        let snapshot = try await server.fixture.snapshot()
+        let snapshot = try await server.snapshot()
         for model in schema.models {
             let everything = Self.liveItems(of: model.name, in: snapshot)
             for device in devices {
