@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""What a refused request costs the server (issue #42, target 4: under 100 ms of CPU each).
+
+    swift build -c release --product deltasync
+    python3 scripts/refused-requests.py [path/to/deltasync] [--runs N]
+
+Starts the release binary on a free port with an in-memory store and the blog example, then
+sends each request the default limits refuse (within the 5 MiB body limit, so that each reaches
+the GraphQL layer) and reads the server's CPU time for it from /proc: the median of N runs
+(default 5) beside the same run's trivial `getPost` (the baseline). Figures go to
+docs/benchmarks.md.
+"""
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--") and not a.isdigit()]
+RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
+BIN = ARGS[0] if ARGS else os.path.join(ROOT, ".build/release/deltasync")
+KEY = "da2-refusedrequests0000000000"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def clauses(n):
+    return {"or": [{"rating": {"eq": i % 5}} for i in range(n)]}
+
+
+def requests():
+    """(name, query, variables, the errorType or message start the refusal must carry)."""
+    list_query = "query($f: ModelPostFilterInput) { listPosts(filter: $f) { items { id } } }"
+    sync_query = "query($f: ModelPostFilterInput) { syncPosts(filter: $f) { items { id } } }"
+    update = "mutation($i: UpdatePostInput!, $c: ModelPostConditionInput) { updatePost(input: $i, condition: $c) { id } }"
+    nested = {"rating": {"eq": 1}}
+    for _ in range(5000):
+        nested = {"not": nested}
+    return [
+        ("listPosts, an or of 100,000 conditions in variables", list_query, {"f": clauses(100_000)}, "InvalidArgumentException"),
+        ("syncPosts, an or of 100,000 conditions in variables", sync_query, {"f": clauses(100_000)}, "InvalidArgumentException"),
+        ("updatePost, a condition of 100,000 conditions", update, {"i": {"id": "p1", "title": "x"}, "c": clauses(100_000)},
+         "InvalidArgumentException"),
+        ("listPosts, 5,000 nested nots in variables", list_query, {"f": nested}, "InvalidArgumentException"),
+        ("listPosts, an in of 200,000 values", list_query, {"f": {"rating": {"in": list(range(200_000))}}}, "InvalidArgumentException"),
+        ("60,000 aliases of getPost", "{ " + " ".join(f"a{i}: getPost(id: \"p1\") {{ id }}" for i in range(60_000)) + " }", None,
+         "Validation error"),
+        ("a selection nested 100,000 levels", "{" * 100_000 + "}" * 100_000, None, "Validation error"),
+    ]
+
+
+def main():
+    port = free_port()
+    server = subprocess.Popen(
+        [BIN, "serve", "--schema", os.path.join(ROOT, "Examples/blog/schema.graphql"), "--in-memory",
+         "--port", str(port), "--api-key", KEY, "--log-level", "error"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+
+        def post(body):
+            connection.request("POST", "/graphql", body, {"x-api-key": KEY, "content-type": "application/json"})
+            response = connection.getresponse()
+            return response.status, response.read()
+
+        post(json.dumps({"query": 'mutation { createPost(input: {id: "p1", blogID: "b1", title: "t", rating: 1}) { id } }'}))
+        trivial = json.dumps({"query": '{ getPost(id: "p1") { id title } }'})
+
+        def cost(body):
+            before = cpu_seconds(server.pid)
+            started = time.perf_counter()
+            status, answer = post(body)
+            return cpu_seconds(server.pid) - before, time.perf_counter() - started, status, answer
+
+        baseline = statistics.median(cost(trivial)[0] for _ in range(50))
+        print(f"trivial getPost (baseline): server CPU {baseline * 1000:.1f} ms (median of 50; /proc counts 10 ms ticks)")
+        for name, query, variables, expected in requests():
+            body = json.dumps({"query": query, "variables": variables or {}})
+            runs = [cost(body) for _ in range(RUNS)]
+            cpu = statistics.median(r[0] for r in runs)
+            wall = statistics.median(r[1] for r in runs)
+            status, answer = runs[-1][2], runs[-1][3].decode()
+            refused = expected in answer
+            print(f"{name} ({len(body) / 1e6:.1f} MB): HTTP {status}, server CPU {cpu * 1000:.0f} ms, wall {wall * 1000:.0f} ms, "
+                  f"{'refused' if refused else 'NOT REFUSED AS EXPECTED: ' + answer[:200]}")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
