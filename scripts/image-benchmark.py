@@ -24,15 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import image_run  # noqa: E402
+from server_probe import free_port  # noqa: E402
 
 READY_MARK = "Storage:"
-
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def time_to_ready(argv):

@@ -13,29 +13,18 @@ docs/benchmarks.md.
 import http.client
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from server_probe import cpu_seconds, free_port, serve  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--") and not a.isdigit()]
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
 BIN = ARGS[0] if ARGS else os.path.join(ROOT, ".build/release/deltasync")
 KEY = "da2-refusedrequests0000000000"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def clauses(n):
@@ -65,17 +54,8 @@ def requests():
 
 def main():
     port = free_port()
-    server = subprocess.Popen(
-        [BIN, "serve", "--schema", os.path.join(ROOT, "Examples/blog/schema.graphql"), "--in-memory",
-         "--port", str(port), "--api-key", KEY, "--log-level", "error"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = serve(BIN, port, os.path.join(ROOT, "Examples/blog/schema.graphql"), KEY)
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
 
         def post(body):

@@ -15,24 +15,19 @@ to `deltasync serve` (`--keep-freed-memory` for the comparison). Figures go to d
 import http.client
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from server_probe import cpu_seconds, free_port, peak_resident_mb, serve  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARGS = sys.argv[1:sys.argv.index("--")] if "--" in sys.argv else sys.argv[1:]
 SERVE_OPTIONS = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 BIN = ARGS[0] if ARGS else os.path.join(ROOT, ".build/release/deltasync")
 KEY = "da2-worstrequest000000000000"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:
@@ -57,31 +52,13 @@ def resident_mb(pid):
 
 def process_stats(pid):
     """(CPU seconds used so far, peak resident MB)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
-    peak = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                peak = int(line.split()[1]) / 1024
-    return cpu, peak
+    return cpu_seconds(pid), peak_resident_mb(pid)
 
 
 def main():
     port = free_port()
-    server = subprocess.Popen(
-        [BIN, "serve", "--schema", os.path.join(ROOT, "Examples/blog/schema.graphql"), "--in-memory",
-         "--port", str(port), "--api-key", KEY, "--log-level", "error", *SERVE_OPTIONS],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = serve(BIN, port, os.path.join(ROOT, "Examples/blog/schema.graphql"), KEY, SERVE_OPTIONS)
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         client = Client(port)
         client.post('mutation { createBlog(input: {id: "b1", name: "B"}) { id } }')
         create = "mutation($i: CreatePostInput!) { createPost(input: $i) { id } }"

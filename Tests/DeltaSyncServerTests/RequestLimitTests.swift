@@ -26,6 +26,8 @@ import Testing
         ("many directives", "{ listPosts { items { id" + String(repeating: " @include(if: true)", count: 10_000) + " } } }"),
         ("a long name", "{ listPosts { items { " + String(repeating: "titleX", count: 5_000) + " } } }"),
         ("many selections", "{ listPosts { items { " + String(repeating: "id title ", count: 3_000) + "} } }"),
+        ("60,000 aliases (660,000 tokens)",
+            "{ " + (0..<60_000).map { "a\($0): getPost(id: \"p1\") { id }" }.joined(separator: " ") + " }"),
         ("an or of 20,000 literal clauses",
             "{ listPosts(filter: {or: [" + Array(repeating: "{rating: {eq: 1}}", count: 20_000).joined(separator: ", ") + "]}) { items { id } } }"),
     ]
@@ -62,6 +64,8 @@ import Testing
     static let largeFilters: [String: String] = [
         "45 nested nots": nested("{not: ", "{rating: {eq: 1}}", "}", 45),
         "an or of 999 clauses": "{or: [" + Array(repeating: "{rating: {eq: 1}}", count: 999).joined(separator: ", ") + "]}",
+        // Counted before GraphQL coerces the variable (which took 19 s of CPU for this one).
+        "an or of 100,000 clauses": "{or: [" + Array(repeating: "{rating: {eq: 1}}", count: 100_000).joined(separator: ", ") + "]}",
     ]
 
     @Test("filters past the filter limits are refused with a clear error instead of SQLite's", arguments: largeFilters.keys.sorted())
@@ -74,6 +78,21 @@ import Testing
             #expect(reply.firstError["errorType"] == "InvalidArgumentException", "\(reply.json.jsonText.prefix(300))")
             let message = reply.firstError["message"].stringValue ?? ""
             #expect(!message.contains("SQL") && !message.contains("SELECT"))
+        }
+    }
+
+    @Test("a condition past the filter limits is refused before the mutation runs, and nothing is written")
+    func largeConditionIsRefused() async throws {
+        try await TestServer().withClient { client in
+            let condition: JSONValue = ["or": .array(Array(repeating: ["rating": ["eq": 1]], count: 100_000))]
+            let reply = try await client.graphQL(
+                "mutation($i: CreatePostInput!, $c: ModelPostConditionInput) { createPost(input: $i, condition: $c) { id } }",
+                ["i": ["id": "p1", "blogID": "b", "title": "t"], "c": condition])
+            #expect(reply.firstError["errorType"] == "InvalidArgumentException")
+            #expect(reply.firstError["message"].stringValue?.contains("more than 300 conditions") == true)
+            #expect(reply.data == .null)
+            let stored = try await client.expectData("listPosts", "{ listPosts { items { id } } }")
+            #expect(stored["items"] == [])
         }
     }
 

@@ -24,6 +24,8 @@ package struct ExecutableSchema: Sendable {
     /// Whether any field runs a function or an HTTP call, whose event or request carries the
     /// client's headers: without one, the transport need not collect them.
     package let readsRequestHeaders: Bool
+    /// How large a filter or condition may be (the resolvers' ``ResolverEnvironment/filterLimits``).
+    let filterLimits: FilterLimits
     /// The generated queries by field name, and what their values are.
     private let queryFields: [String: RootField]
 
@@ -60,6 +62,7 @@ package struct ExecutableSchema: Sendable {
     /// (``FieldReadGuard``).
     package init(schema: AmplifySchema, environment: ResolverEnvironment) throws {
         sdl = schema.appSyncSDL(authModes: environment.policy.directives.modes)
+        filterLimits = environment.filterLimits
         graphQL = try buildSchema(source: sdl)
         release = SchemaTypeRelease(graphQL)
         subscriptionTriggers = try Self.subscriptionTriggers(sdl)

@@ -157,6 +157,9 @@ package struct RequestExecutor: Sendable {
         case .failure(let failure): return (Self.body(data: nil, errors: failure.errors), [], nil, [])
         }
         let plan = ResponsePlan.select(prepared.plans, operationName: request.operationName)
+        if let refusal = plan.filterVariables?.refusal(in: request.variables, limits: schema.filterLimits) {
+            return (Self.body(data: nil, errors: [ErrorShape.plain(refusal)]), [], plan.summary, [])
+        }
         if plan.operationType == .subscription {
             let refusal = ErrorShape.plain(
                 "Subscriptions are not supported over HTTP: connect to the realtime WebSocket endpoint.",

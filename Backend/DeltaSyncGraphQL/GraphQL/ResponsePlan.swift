@@ -40,6 +40,8 @@ struct ResponsePlan: Sendable {
     let roots: [String: Root]
     /// The operation as one generated mutation that needs no executor.
     let mutation: MutationShortcut?
+    /// The operation's filter and condition variables, checked before anything coerces them.
+    let filterVariables: FilterVariables?
 
     /// The operation's name, for matching a request's `operationName`.
     let name: String?
@@ -69,6 +71,7 @@ struct ResponsePlan: Sendable {
         self.roots = roots
         self.mutation = mutation
         self.name = name
+        filterVariables = nil
         summary = OperationSummary(description: "(no operation)", rootFields: "none")
     }
 
@@ -81,6 +84,7 @@ struct ResponsePlan: Sendable {
             description: "\(operation.operation.rawValue) \(operation.name?.value ?? "{ \(fields) }")",
             rootFields: fields.isEmpty ? "none" : fields)
         mutation = MutationShortcut(operation, fragments: fragments, schema: schema)
+        filterVariables = FilterVariables(operation)
         roots = Self.roots(of: operation, fragments: fragments, schema: schema)
     }
 

@@ -15,11 +15,7 @@ extension QueryPredicate {
     }
 
     private init(filter: JSONValue, depth: Int, limits: FilterLimits, budget: inout Int) throws {
-        guard depth <= limits.maxDepth else {
-            throw AppSyncError(
-                .invalidArgument,
-                "The filter nests 'and', 'or' and 'not' more than \(limits.maxDepth) levels deep; flatten it.")
-        }
+        guard depth <= limits.maxDepth else { throw limits.tooDeep }
         switch filter {
         case .null:
             self = .all
@@ -47,11 +43,7 @@ extension QueryPredicate {
                         let operand = ops[op]!
                         // `in` and `notIn` compare against each listed value.
                         budget -= max(1, operand.arrayValue?.count ?? 1)
-                        guard budget >= 0 else {
-                            throw AppSyncError(
-                                .invalidArgument,
-                                "The filter has more than \(limits.maxConditions) conditions (each value of 'in' and 'notIn' counts); split the query.")
-                        }
+                        guard budget >= 0 else { throw limits.tooManyConditions }
                         parts.append(.field(key, try FieldOperator(name: op, value: operand, field: key)))
                     }
                 }
@@ -61,19 +53,6 @@ extension QueryPredicate {
             throw AppSyncError(.invalidArgument, "A filter must be an object.")
         }
     }
-}
-
-/// How large a filter or condition input may be. The store compiles a filter to one SQL
-/// expression, and SQLite's parser refuses one nested about 45 `not`s deep or an `or` of
-/// about 1,000 clauses (with its own error text); a bound here answers with a clear error first.
-/// DynamoDB bounds filter expressions too (4 KB, 300 operators).
-public struct FilterLimits: Sendable, Equatable {
-    /// Levels of `and`, `or` and `not`. Default 10.
-    public var maxDepth = 10
-    /// Field conditions in all, each value of `in`/`notIn` counted. Default 300.
-    public var maxConditions = 300
-
-    public init() {}
 }
 
 extension FieldOperator {
