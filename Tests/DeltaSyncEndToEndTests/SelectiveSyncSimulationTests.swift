@@ -66,3 +66,42 @@ import Testing
         }
     }
 }
+
+/// The JSON Schema editors validate scenario files with.
+@Suite struct ScenarioSchemaTests {
+    static var file: URL { SimulationTests.exampleFolder.appendingPathComponent("scenario.schema.json") }
+
+    @Test("Examples/simulations/scenario.schema.json is the schema the reader's grammar describes")
+    func exampleFileIsCurrent() throws {
+        let written = try? String(contentsOf: Self.file, encoding: .utf8)
+        if written != ScenarioSchema.text {
+            Issue.record("scenario.schema.json is out of date: write ScenarioSchema.text to it (the test run just did).")
+            try ScenarioSchema.text.write(to: Self.file, atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test("the schema names every step the reader takes, with the fields it takes, and every example's steps are among them")
+    func schemaCoversTheReader() throws {
+        let schema = ScenarioSchema.json
+        let forms = schema["properties"]["steps"]["items"]["oneOf"].arrayValue ?? []
+        var named = Set((forms.first?["enum"].arrayValue ?? []).compactMap(\.stringValue))
+        for form in forms.dropFirst() { named.formUnion(form["properties"].objectValue?.keys.map { $0 } ?? []) }
+        // A step name nobody may write is refused by the reader with the list of steps it takes.
+        #expect {
+            try ScenarioFile.parse("devices: [phone]\nsteps:\n  - jump: phone\n", file: "s.yaml")
+        } throws: { error in
+            let listed = "\(error)".components(separatedBy: "Steps: ").last?.trimmingCharacters(in: .punctuationCharacters) ?? ""
+            return Set(listed.components(separatedBy: ", ")) == named
+        }
+        let save = forms.first { $0["required"] == ["save"] }
+        #expect(save?["properties"]["save"]["required"] == ["device", "model", "item"])
+        for name in SimulationTests.examples {
+            let text = try String(contentsOf: SimulationTests.exampleFolder.appendingPathComponent(name), encoding: .utf8)
+            for step in try ScenarioFile.parse(text, file: name).steps {
+                let word = Scenario(devices: ["d"], steps: [step]).yaml.components(separatedBy: "  - ").last?.components(separatedBy: ":").first?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                #expect(named.contains(word), "\(name) line \(step.line): \(word)")
+            }
+        }
+    }
+}

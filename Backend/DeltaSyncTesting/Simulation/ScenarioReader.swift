@@ -9,10 +9,7 @@ struct ScenarioReader {
     let file: String
     var devices: [String] = []
 
-    static let actions = [
-        "save", "delete", "offline", "online", "slow", "dropConnections", "restart", "restartServer", "fault", "clearFaults", "advanceClock", "converge", "check", "waitForEmptyOutbox", "expect", "expectConflict",
-        "expectEmptyOutbox", "changeSyncExpressions",
-    ]
+    static var actions: [String] { ScenarioGrammar.stepNames }
 
     static let handlers: [String: ConflictHandlerKind] = ["automerge": .automerge, "optimistic": .optimisticConcurrency, "lambda": .lambda]
 
@@ -31,12 +28,12 @@ struct ScenarioReader {
         }
         switch action {
         case "save":
-            let fields = try object(argument, keys: ["device", "model", "item", "condition"], required: ["device", "model", "item"], in: "save")
+            let fields = try arguments(of: "save", argument)
             return ScenarioStep(line: line, action: .save(
                 device: try device(fields["device"]!), model: try text(fields["model"]!), item: try item(fields["item"]!),
                 condition: fields["condition"].map(Self.json)))
         case "delete":
-            let fields = try object(argument, keys: ["device", "model", "key"], required: ["device", "model", "key"], in: "delete")
+            let fields = try arguments(of: "delete", argument)
             return ScenarioStep(line: line, action: .delete(
                 device: try device(fields["device"]!), model: try text(fields["model"]!), key: try item(fields["key"]!)))
         case "offline": return ScenarioStep(line: line, action: .offline(try deviceList(argument)))
@@ -50,7 +47,7 @@ struct ScenarioReader {
         case "clearFaults": return ScenarioStep(line: line, action: .clearFaults)
         case "dropConnections": return ScenarioStep(line: line, action: .dropConnections(try device(argument)))
         case "slow":
-            let fields = try object(argument, keys: ["device", "milliseconds"], required: ["device", "milliseconds"], in: "slow")
+            let fields = try arguments(of: "slow", argument)
             guard let milliseconds = fields["milliseconds"]?.int, milliseconds >= 0 else {
                 throw error(fields["milliseconds"]!, "slow's milliseconds is a whole number, 0 or more.")
             }
@@ -69,7 +66,7 @@ struct ScenarioReader {
             guard let seconds = argument.int, seconds > 0 else { throw error(argument, "advanceClock takes a number of seconds above 0.") }
             return ScenarioStep(line: line, action: .advanceClock(seconds: seconds))
         case "expect":
-            let fields = try object(argument, keys: ["model", "key", "on", "fields", "absent"], required: ["model", "key", "on"], in: "expect")
+            let fields = try arguments(of: "expect", argument)
             let places = try names(fields["on"]!, what: "on")
             for place in places where place != "server" && !devices.contains(place) {
                 throw error(fields["on"]!, "expect's `on` names \(place), which is neither a device (\(devices.joined(separator: ", "))) nor `server`.")
@@ -79,12 +76,12 @@ struct ScenarioReader {
             return ScenarioStep(line: line, action: .expect(
                 model: try text(fields["model"]!), key: try item(fields["key"]!), on: places, fields: try fields["fields"].map(item)))
         case "changeSyncExpressions":
-            let fields = try object(argument, keys: ["device", "sync", "clear"], required: ["device", "sync"], in: "changeSyncExpressions")
+            let fields = try arguments(of: "changeSyncExpressions", argument)
             guard fields["clear"].map({ $0.bool != nil }) ?? true else { throw error(fields["clear"]!, "clear is true or false.") }
             return ScenarioStep(line: line, action: .changeSyncExpressions(
                 device: try device(fields["device"]!), sync: try syncExpressions(fields["sync"]!), clear: fields["clear"]?.bool ?? false))
         case "expectConflict":
-            let fields = try object(argument, keys: ["model", "outcome"], required: ["model", "outcome"], in: "expectConflict")
+            let fields = try arguments(of: "expectConflict", argument)
             return ScenarioStep(line: line, action: .expectConflict(model: try text(fields["model"]!), outcome: try text(fields["outcome"]!)))
         default:
             throw error(keyNode, "\(action) is not a step. Steps: \(Self.actions.joined(separator: ", ")).")
@@ -154,6 +151,12 @@ struct ScenarioReader {
     }
 
     // MARK: - Shapes
+
+    /// Step `name`'s argument mapping, its fields as ``ScenarioGrammar`` lists them.
+    func arguments(of name: String, _ argument: Node) throws(ScenarioError) -> [String: Node] {
+        let (keys, required) = ScenarioGrammar.fields(of: name)
+        return try object(argument, keys: keys, required: required, in: name)
+    }
 
     func refuseUnknown(_ mapping: Node.Mapping, allowed: [String], in what: String) throws(ScenarioError) {
         for (key, _) in mapping where !allowed.contains(key.string ?? "") {
