@@ -141,9 +141,13 @@ public final class Simulation: Sendable {
         let link = try await NetworkLink(to: server.port, host: server.host)
         let authorization = try await identity.authorization(server: server, index: index)
         // The server's path, through the link's port on loopback.
-        var url = URLComponents(string: server.graphQLURL) ?? URLComponents()
-        (url.scheme, url.host, url.port) = ("http", "127.0.0.1", link.port)
-        var device = DataStoreConfiguration(endpoint: SyncEndpoint(url: url.url!, authorization: authorization))
+        var components = URLComponents(string: server.graphQLURL) ?? URLComponents()
+        (components.scheme, components.host, components.port) = ("http", "127.0.0.1", link.port)
+        guard let url = components.url else {
+            await link.close()
+            throw SimulationError("\(server.graphQLURL) gives no URL through a device's link; give the server's GraphQL endpoint, http://host:port/graphql.")
+        }
+        var device = DataStoreConfiguration(endpoint: SyncEndpoint(url: url, authorization: authorization))
         device.syncExpressions = scope.expressions
         device.retryBackoff = RetryBackoff(base: .milliseconds(20), maximum: .milliseconds(500))
         device.networkMonitor = nil
