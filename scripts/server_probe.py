@@ -35,10 +35,10 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def peak_resident_mb(pid):
-    """The process's peak resident memory (VmHWM), in MB."""
+def resident_mb(pid, field="VmRSS"):
+    """The process's resident memory now (VmRSS), or at its peak (`field="VmHWM"`), in MB."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0

@@ -21,7 +21,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from server_probe import cpu_seconds, free_port, peak_resident_mb, serve  # noqa: E402
+from server_probe import cpu_seconds, free_port, resident_mb, serve  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARGS = sys.argv[1:sys.argv.index("--")] if "--" in sys.argv else sys.argv[1:]
@@ -41,18 +41,9 @@ class Client:
         return response.status, json.loads(response.read())
 
 
-def resident_mb(pid):
-    """Resident memory now (VmRSS), in MB."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0
-
-
 def process_stats(pid):
     """(CPU seconds used so far, peak resident MB)."""
-    return cpu_seconds(pid), peak_resident_mb(pid)
+    return cpu_seconds(pid), resident_mb(pid, "VmHWM")
 
 
 def main():
