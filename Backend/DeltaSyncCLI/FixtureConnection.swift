@@ -1,8 +1,6 @@
 import ArgumentParser
-import AsyncHTTPClient
-import DeltaSyncCore
+import DeltaSyncTesting
 import Foundation
-import NIOCore
 import NIOHTTP1
 
 /// How the commands that talk to a running server's fixture API (`config`, `export`, `import`)
@@ -18,13 +16,6 @@ struct FixtureConnection: ParsableArguments {
         url ?? ProcessInfo.processInfo.environment["DELTASYNC_URL"] ?? "http://127.0.0.1:20002/graphql"
     }
 
-    /// `/admin/...` on the server of ``graphQLURL``.
-    func adminURL(_ path: String) -> String {
-        var base = graphQLURL
-        if base.hasSuffix("/graphql") { base.removeLast("/graphql".count) }
-        return base + "/admin/" + path
-    }
-
     /// Sends one fixture API request; returns the answer's body, or throws its error message.
     func send(_ method: HTTPMethod, _ path: String, body: String? = nil) async throws -> String {
         String(decoding: try await send(method, path, bytes: body.map { Array($0.utf8) }), as: UTF8.self)
@@ -38,26 +29,11 @@ struct FixtureConnection: ParsableArguments {
         guard let key = adminKey ?? ProcessInfo.processInfo.environment["DELTASYNC_ADMIN_KEY"] else {
             throw FixtureFileFailure(message: "Give the server's admin key: --admin-key, or DELTASYNC_ADMIN_KEY (deltasync exec sets it).")
         }
-        var request = HTTPClientRequest(url: adminURL(path))
-        request.method = method
-        request.headers.add(name: "x-deltasync-admin-key", value: key)
-        request.headers.add(name: "accept", value: accept)
-        if let body {
-            request.headers.add(name: "content-type", value: contentType)
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+            return try await FixtureAPIClient(graphQLURL: graphQLURL, adminKey: key)
+                .send(method, path, bytes: body, contentType: contentType, accept: accept)
         } catch {
-            throw FixtureFileFailure(message: "Cannot reach \(adminURL(path)): \(error). Is the server running?")
+            throw FixtureFileFailure(message: error.description)
         }
-        let answer = Array(buffer: try await response.body.collect(upTo: 1 << 30))
-        guard response.status == .ok || response.status == .created else {
-            let text = String(decoding: answer, as: UTF8.self)
-            let message = (try? JSONValue(parsing: text))?["errors"][0]["message"].stringValue ?? text
-            throw FixtureFileFailure(message: "\(adminURL(path)) answered \(response.status.code): \(message)")
-        }
-        return answer
     }
 }

@@ -1,10 +1,8 @@
-import AsyncHTTPClient
 import DeltaSyncAuth
 import DeltaSyncCore
 import DeltaSyncFixture
 import DeltaSyncSchema
 import Foundation
-import NIOCore
 import NIOHTTP1
 
 /// A DeltaSync server already running (a container in CI, a staging server), which a
@@ -26,7 +24,7 @@ public struct RemoteSimulationServer: SimulationServer {
     public let port: Int
     public let apiKey: String
     public let region: String
-    private let adminKey: String
+    private let fixture: FixtureAPIClient
     private let schema: AmplifySchema
     /// The server's data folder, for development tokens.
     private let dataDirectory: String?
@@ -49,16 +47,14 @@ public struct RemoteSimulationServer: SimulationServer {
                 "\(url): a simulation connects over http:// (each device's link relays plain TCP). A DeltaSync server with its "
                     + "development certificate serves plain HTTP on the same port: use http://\(host):\(parsed.port ?? 443)\(parsed.path).")
         }
-        var server = RemoteSimulationServer(
-            graphQLURL: url, host: host, port: parsed.port ?? 80, apiKey: "", region: "", adminKey: adminKey, schema: schema,
-            dataDirectory: dataDirectory)
-        let configuration = try await server.admin(.GET, "client-config")
+        let fixture = FixtureAPIClient(graphQLURL: url, adminKey: adminKey)
+        let configuration = try await admin(fixture, .GET, "client-config")
         guard let apiKey = configuration["apiKey"].stringValue else {
             throw SimulationError("The server at \(url) has no API key: simulated devices sync with it (serve it with --api-key).")
         }
-        server = RemoteSimulationServer(
+        let server = RemoteSimulationServer(
             graphQLURL: url, host: host, port: parsed.port ?? 80, apiKey: apiKey, region: configuration["region"].stringValue ?? "us-east-1",
-            adminKey: adminKey, schema: schema, dataDirectory: dataDirectory)
+            fixture: fixture, schema: schema, dataDirectory: dataDirectory)
         let served = Set((try await server.admin(.GET, "status")["models"].arrayValue ?? []).compactMap { $0["name"].stringValue })
         let expected = Set(schema.models.map(\.name))
         guard served == expected else {
@@ -97,37 +93,16 @@ public struct RemoteSimulationServer: SimulationServer {
         return try await DevelopmentIssuer.load(directory: dataDirectory).token(username: username, groups: groups, lifetime: lifetime)
     }
 
-    /// Gives up on a server it cannot connect to within 5 seconds (the shared client keeps
-    /// trying until the request's deadline, minutes for a snapshot of a large store).
-    private static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout.connect = .seconds(5)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    private func admin(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
+        try await Self.admin(fixture, method, path, body: body)
+    }
 
     /// One fixture API request; its JSON answer, or a ``SimulationError`` with the server's message.
-    private func admin(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
-        let base = graphQLURL.hasSuffix("/graphql") ? String(graphQLURL.dropLast("/graphql".count)) : graphQLURL
-        var request = HTTPClientRequest(url: "\(base)/admin/\(path)")
-        request.method = method
-        request.headers.add(name: "x-deltasync-admin-key", value: adminKey)
-        if let body {
-            request.headers.add(name: "content-type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: body.jsonText))
-        }
-        let response: HTTPClientResponse
-        let text: String
+    private static func admin(_ fixture: FixtureAPIClient, _ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
         do {
-            response = try await Self.client.execute(request, timeout: .seconds(300))
-            text = String(buffer: try await response.body.collect(upTo: 1 << 30))
+            return try await fixture.json(method, path, body: body)
         } catch {
-            throw SimulationError("Cannot reach \(base)/admin/\(path): \(error). Is the server running?")
+            throw SimulationError(error.description)
         }
-        let json = try? JSONValue(parsing: text)
-        guard response.status == .ok || response.status == .created, let json else {
-            let message = json?["errors"][0]["message"].stringValue ?? text
-            throw SimulationError("\(base)/admin/\(path) answered \(response.status.code): \(message)")
-        }
-        return json
     }
 }
