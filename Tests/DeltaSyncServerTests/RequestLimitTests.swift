@@ -78,6 +78,8 @@ import Testing
             #expect(reply.firstError["errorType"] == "InvalidArgumentException", "\(reply.json.jsonText.prefix(300))")
             let message = reply.firstError["message"].stringValue ?? ""
             #expect(!message.contains("SQL") && !message.contains("SELECT"))
+            // A filter variable is counted before the query runs: no field was resolved.
+            #expect(reply.data == .null, "\(reply.json.jsonText.prefix(300))")
         }
     }
 
