@@ -68,42 +68,50 @@ package struct RealtimeEndpoint: Sendable {
             logger: logger)
         let authentication = authentication
         return .upgrade(headers) { inbound, outbound, _ in
-            // Authenticated once upgraded: verifying a token may wait (keys are loaded on first use).
-            let refusal: AppSyncError?
-            var identity: Identity?
-            switch carried {
-            case .failure(let error):
-                refusal = error
-            case .success(let authorization):
-                do {
-                    identity = try await authentication.authenticate(
-                        // What AppSync's clients sign for the handshake: POST /graphql/connect with `{}`.
-                        Credentials(headers: authorization.headers, method: "POST", path: "/graphql/connect", body: Array("{}".utf8)))
-                    refusal = nil
-                } catch let failure as AuthenticationFailure {
-                    refusal = failure.error
-                } catch {
-                    refusal = AuthenticationFailure.missingOrInvalid.error
-                }
-            }
-            guard let refusal else {
+            // Authenticated once upgraded (verifying a token may wait: keys are loaded on first
+            // use), in a task of its own, so the connection's task does not keep its stack.
+            switch await inOwnTask({ await Self.identity(carried, authentication: authentication) }) {
+            case .success(let identity):
                 try await connection.run(inbound: inbound, outbound: outbound, identity: identity)
-                return
+            case .failure(let refusal):
+                try await Self.refuse(refusal, inbound: inbound, outbound: outbound)
             }
-            // Never acknowledged: the error answers the client's first message (bytes sent
-            // right behind the 101 response can be lost by clients still switching
-            // protocols), then the close.
-            _ = try? await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                    _ = try await messages.next()
-                }
-                group.addTask { try await Task.sleep(for: .seconds(10)) }
-                try await group.next()
-                group.cancelAll()
-            }
-            try await outbound.write(.text(String(decoding: RealtimeServerMessage.connectionError(refusal, code: 401), as: UTF8.self)))
-            try await outbound.close(.policyViolation, reason: refusal.message)
         }
+    }
+
+    /// Who the handshake's authorization says is connecting, or why they may not.
+    private static func identity(
+        _ carried: Result<RealtimeAuthorization, AppSyncError>, authentication: RequestAuthentication
+    ) async -> Result<Identity?, AppSyncError> {
+        switch carried {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let authorization):
+            do {
+                return .success(
+                    try await authentication.authenticate(
+                        // What AppSync's clients sign for the handshake: POST /graphql/connect with `{}`.
+                        Credentials(headers: authorization.headers, method: "POST", path: "/graphql/connect", body: Array("{}".utf8))))
+            } catch {
+                return .failure(error.error)
+            }
+        }
+    }
+
+    /// A connection never acknowledged: the error answers the client's first message (bytes
+    /// sent right behind the 101 response can be lost by clients still switching protocols),
+    /// then the close.
+    private static func refuse(_ refusal: AppSyncError, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        _ = try? await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try await messages.next()
+            }
+            group.addTask { try await Task.sleep(for: .seconds(10)) }
+            try await group.next()
+            group.cancelAll()
+        }
+        try await outbound.write(.text(String(decoding: RealtimeServerMessage.connectionError(refusal, code: 401), as: UTF8.self)))
+        try await outbound.close(.policyViolation, reason: refusal.message)
     }
 }
