@@ -22,6 +22,8 @@ package final class RealtimeConnections: Sendable {
         case shutdown
         /// The fixture API: 1001, or (`drop`) the socket closed without a close frame.
         case fixture(drop: Bool)
+        /// The server stops without waiting: the socket closed at once.
+        case abort
     }
 
     private struct Entry {
@@ -35,6 +37,7 @@ package final class RealtimeConnections: Sendable {
         var entries: [Int: Entry] = [:]
         var nextID = 1
         var draining = false
+        var aborting = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -49,13 +52,17 @@ package final class RealtimeConnections: Sendable {
     /// - Returns: what ``unregister(_:)`` takes once the connection has ended.
     func register(identity: Identity?, subscriptions: Subscriptions, close: @escaping @Sendable (Closing) -> Void) -> Int {
         let entry = Entry(connectedAt: Date(), identity: identity, subscriptions: subscriptions, close: close)
-        let (id, draining) = state.withLockedValue { state in
+        let (id, draining, aborting) = state.withLockedValue { state in
             let id = state.nextID
             state.nextID += 1
             state.entries[id] = entry
-            return (id, state.draining)
+            return (id, state.draining, state.aborting)
         }
-        if draining { close(.shutdown) }
+        if aborting {
+            close(.abort)
+        } else if draining {
+            close(.shutdown)
+        }
         return id
     }
 
@@ -105,5 +112,18 @@ package final class RealtimeConnections: Sendable {
             await group.next()
             group.cancelAll()
         }
+        // No task serves a socket, so nothing else would close those still open.
+        abort()
+    }
+
+    /// Closes every connection's socket at once, and every later one as it arrives: the server
+    /// is stopping without a drain (its task was cancelled), or the drain's time is up.
+    func abort() {
+        let entries = state.withLockedValue { state in
+            state.draining = true
+            state.aborting = true
+            return Array(state.entries.values)
+        }
+        for entry in entries { entry.close(.abort) }
     }
 }

@@ -22,11 +22,14 @@ package struct RealtimeDrain: Service, Sendable {
     let connections: RealtimeConnections
 
     /// Waits for the group's graceful shutdown, then closes every connection and waits (up to
-    /// ``closeLimit``) until each has sent its close frame. Cancellation ends it at once.
+    /// ``closeLimit``) until each has sent its close frame, then closes what is left.
+    /// Cancellation closes every socket at once.
     package func run() async throws {
         do {
             try await gracefulShutdown()
         } catch {
+            // Cancelled: the server stops at once, and so do its sockets.
+            connections.abort()
             return
         }
         await connections.drain(limit: Self.closeLimit)

@@ -25,6 +25,10 @@ final class RealtimeOutbox: Sendable {
         var queued = 0
         var writing = false
         var finished = false
+        /// A close frame is queued: nothing more is.
+        var closing = false
+        /// Called once the close frame is written.
+        var afterClose: (@Sendable () -> Void)?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -43,13 +47,18 @@ final class RealtimeOutbox: Sendable {
     /// The event loop writes happen on; delivering there saves a hop.
     var eventLoop: any EventLoop { channel.eventLoop }
 
-    /// Appends a text frame whose payload is `head` then `body`, copied in one go. Server frames
-    /// are final and unmasked: an opcode byte, then the length in 1, 3 or 9 bytes (RFC 6455 §5.2).
+    /// Appends a text frame whose payload is `head` then `body`, copied in one go.
     static func appendTextFrame(_ head: ArraySlice<UInt8>, _ body: [UInt8] = [], to frames: inout ByteBuffer) {
+        appendFrame(opcode: 0x1, head, body, to: &frames)
+    }
+
+    /// Appends a frame whose payload is `head` then `body`. Server frames are final and
+    /// unmasked: the FIN bit and the opcode, then the length in 1, 3 or 9 bytes (RFC 6455 §5.2).
+    static func appendFrame(opcode: UInt8, _ head: ArraySlice<UInt8>, _ body: [UInt8] = [], to frames: inout ByteBuffer) {
         let length = head.count + body.count
         let headerLength = length < 126 ? 2 : (length <= 0xFFFF ? 4 : 10)
         frames.writeWithUnsafeMutableBytes(minimumWritableBytes: headerLength + length) { out in
-            out[0] = 0x81
+            out[0] = 0x80 | opcode
             switch headerLength {
             case 2:
                 out[1] = UInt8(length)
@@ -70,6 +79,33 @@ final class RealtimeOutbox: Sendable {
         }
     }
 
+    /// Queues a pong answering a ping with `payload` (at most 125 bytes, as every control
+    /// frame), behind the messages already queued; not counted against the limit.
+    func sendPong(_ payload: [UInt8]) {
+        var frame = ByteBufferAllocator().buffer(capacity: payload.count + 2)
+        Self.appendFrame(opcode: 0xA, payload[...], to: &frame)
+        _ = enqueue(frame, messages: 0, last: false)
+    }
+
+    /// Queues a close frame behind the messages already queued, and nothing after it.
+    ///
+    /// - Parameters:
+    ///   - reason: cut to the 123 bytes a control frame leaves it.
+    ///   - written: called on the event loop once the frame is written (or the channel failed).
+    func close(code: UInt16, reason: String, written: @escaping @Sendable () -> Void = {}) {
+        var payload = [UInt8(code >> 8), UInt8(code & 0xFF)]
+        // Whole characters only: the reason must stay valid UTF-8.
+        for scalar in reason.unicodeScalars {
+            let bytes = Array(String(scalar).utf8)
+            guard payload.count + bytes.count <= 125 else { break }
+            payload += bytes
+        }
+        var frame = ByteBufferAllocator().buffer(capacity: payload.count + 2)
+        Self.appendFrame(opcode: 0x8, payload[...], to: &frame)
+        state.withLockedValue { $0.afterClose = written }
+        if !enqueue(frame, messages: 0, last: true) { channel.eventLoop.execute(written) }
+    }
+
     /// Queues a message; `false` when the queue was full (the connection is being closed).
     @discardableResult
     func send(_ message: [UInt8]) -> Bool {
@@ -82,12 +118,19 @@ final class RealtimeOutbox: Sendable {
     /// none; `false` when the queue had no room for them (the connection is being closed).
     @discardableResult
     func send(frames: ByteBuffer, messages: Int) -> Bool {
+        enqueue(frames, messages: messages, last: false)
+    }
+
+    /// Queues `frames`; `last` closes the queue behind them (a close frame). Over the limit,
+    /// reports the overflow and queues nothing.
+    private func enqueue(_ frames: ByteBuffer, messages: Int, last: Bool) -> Bool {
         enum Outcome { case queued, startWriting, full, closed }
         let outcome: Outcome = state.withLockedValue { state in
-            if state.finished { return .closed }
+            if state.finished || state.closing { return .closed }
             guard state.queued + messages <= limit else { return .full }
             state.queue.append(frames)
             state.queued += messages
+            state.closing = last
             if state.writing { return .queued }
             state.writing = true
             return .startWriting
@@ -110,13 +153,13 @@ final class RealtimeOutbox: Sendable {
 
     /// On the event loop: writes what is queued, and again once the socket has taken it.
     private func writeQueued() {
-        let batch: [ByteBuffer] = state.withLockedValue { state in
+        let (batch, closes): ([ByteBuffer], Bool) = state.withLockedValue { state in
             defer {
                 state.queue = []
                 state.queued = 0
             }
             if state.queue.isEmpty || state.finished { state.writing = false }
-            return state.finished ? [] : state.queue
+            return state.finished ? ([], false) : (state.queue, state.closing)
         }
         guard !batch.isEmpty else { return }
         // Below the encoder: the frames are already encoded.
@@ -138,6 +181,15 @@ final class RealtimeOutbox: Sendable {
         for frames in batch.dropLast() { encoder.write(NIOAny(frames), promise: nil) }
         encoder.writeAndFlush(NIOAny(batch[batch.count - 1]), promise: written)
         written.futureResult.whenComplete { result in
+            if closes {
+                let afterClose = self.state.withLockedValue { state in
+                    defer { state.afterClose = nil }
+                    return state.afterClose
+                }
+                self.finish()
+                afterClose?()
+                return
+            }
             if case .failure = result {
                 self.finish()
                 return

@@ -75,14 +75,13 @@ extension DeltaSyncServer {
             WellKnownRoutes(issuer: developmentIssuer).add(to: router)
         }
         let realtime = self.realtime
-        // Events up to the realtime limit go out as one frame. No WebSocket pings: the protocol
-        // has `ka`, and a ping timer per connection costs memory on every idle connection. Text
-        // frames are checked as UTF-8 (RFC 6455 8.1: close with 1007 otherwise).
+        // A client's frames up to the realtime event limit (its messages are far smaller); a
+        // message may be fragmented up to 1 MiB (`RealtimeSocket`).
         let frameSize = max(1 << 16, configuration.realtime.maxEventBytes + 4096)
         return Application(
             router: router,
             server: .deltaSync(
-                webSocket: .init(maxFrameSize: frameSize, autoPing: .disabled, validateUTF8: true),
+                maxFrameSize: frameSize,
                 connections: configuration.connections, maxBodyBytes: configuration.maxRequestBodyBytes,
                 registry: connections, tls: tls, plainBesideTLS: configuration.plainBesideTLS
             ) { request, channel, _ in

@@ -40,35 +40,41 @@ struct RawWebSocket {
     /// Reads server frames until a close frame and returns its status code, or `nil` if none
     /// arrives within `timeout` (or the connection ends without one).
     func closeCode(timeout: Duration = RawConnection.answerLimit) async -> UInt16? {
-        let bytes = await connection.read(until: { Self.closeCode(in: $0) != nil }, timeout: timeout)
-        return Self.closeCode(in: bytes)
+        guard let payload = await payload(of: 0x8, timeout: timeout) else { return nil }
+        return payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
     }
 
-    /// The status code of the first close frame after the upgrade response in `bytes`.
-    private static func closeCode(in bytes: [UInt8]) -> UInt16? {
+    /// Reads server frames until one with `opcode` arrives and returns its payload, or `nil` if
+    /// none arrives within `timeout` (or the connection ends without one).
+    func payload(of opcode: UInt8, timeout: Duration = RawConnection.answerLimit) async -> [UInt8]? {
+        let bytes = await connection.read(until: { Self.frames(in: $0).contains { $0.opcode == opcode } }, timeout: timeout)
+        return Self.frames(in: bytes).first { $0.opcode == opcode }?.payload
+    }
+
+    /// The whole frames after the upgrade response in `bytes`.
+    private static func frames(in bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] {
         guard let headEnd = bytes.indices.dropLast(3).first(where: { bytes[$0..<$0 + 4] == [13, 10, 13, 10] }) else {
-            return nil
+            return []
         }
+        var frames: [(opcode: UInt8, payload: [UInt8])] = []
         var index = headEnd + 4
         while index + 2 <= bytes.count {
             let opcode = bytes[index] & 0x0F
             var length = Int(bytes[index + 1] & 0x7F)
             var payload = index + 2
             if length == 126 {
-                guard payload + 2 <= bytes.count else { return nil }
+                guard payload + 2 <= bytes.count else { break }
                 length = Int(bytes[payload]) << 8 | Int(bytes[payload + 1])
                 payload += 2
             } else if length == 127 {
-                guard payload + 8 <= bytes.count else { return nil }
+                guard payload + 8 <= bytes.count else { break }
                 length = bytes[payload..<payload + 8].reduce(0) { $0 << 8 | Int($1) }
                 payload += 8
             }
-            guard payload + length <= bytes.count else { return nil }
-            if opcode == 0x8 {
-                return length >= 2 ? UInt16(bytes[payload]) << 8 | UInt16(bytes[payload + 1]) : 1005
-            }
+            guard payload + length <= bytes.count else { break }
+            frames.append((opcode, Array(bytes[payload..<payload + length])))
             index = payload + length
         }
-        return nil
+        return frames
     }
 }

@@ -40,6 +40,20 @@ import Testing
         }
     }
 
+    @Test func aReservedOpcodeClosesWith1002() async throws {
+        try await Self.withSocket { socket in
+            await socket.send(opcode: 0x3, Array("{}".utf8))
+            #expect(await socket.closeCode() == 1002)
+        }
+    }
+
+    @Test func aContinuationWithoutAFirstFragmentClosesWith1002() async throws {
+        try await Self.withSocket { socket in
+            await socket.send(opcode: 0x0, Array("{}".utf8))
+            #expect(await socket.closeCode() == 1002)
+        }
+    }
+
     @Test func theServerStillServesAcknowledgedClientsAfterwards() async throws {
         try await RealtimeTests.withServer { live in
             let (bad, _) = try await RawWebSocket.open(port: live.running.port)
