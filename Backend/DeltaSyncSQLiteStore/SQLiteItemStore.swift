@@ -111,6 +111,16 @@ public final class SQLiteItemStore: ItemStore {
         }
     }
 
+    /// The item with `key`, read by one statement outside any transaction: SQLite runs a lone
+    /// statement on one snapshot of its own, and GRDB prepares a transaction's `BEGIN` and
+    /// `COMMIT` anew each time, which cost more than the read.
+    public func get(_ model: ModelSchema, key: Item) async throws -> Item? {
+        let catalog = self.catalog
+        return try await writer.unsafeRead { db in
+            try catalog.table(for: model).fetch(key: key, in: db)
+        }
+    }
+
     /// Runs `body` in a write transaction, after every earlier write. Committed (and durable
     /// as ``Configuration/durability`` says) when this returns; rolled back if `body` throws.
     public func write<T: Sendable>(_ body: @Sendable (any ItemWriteTransaction) throws -> T) async throws -> T {

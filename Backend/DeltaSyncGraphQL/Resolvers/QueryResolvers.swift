@@ -19,7 +19,7 @@ struct QueryResolvers: Sendable {
             fields[field] = value
         }
         let key = fields
-        let found = try await environment.store.read { tx in try tx.get(model, key: key) }
+        let found = try await environment.store.get(model, key: key)
         return found.flatMap(visible).map { ModelObject(item: $0) }
     }
 
@@ -123,7 +123,7 @@ struct QueryResolvers: Sendable {
         let found: Item?
         if relation.relatedFields == related.primaryKey.fields {
             let key = Item(uniqueKeysWithValues: zip(relation.relatedFields, values))
-            found = try await environment.store.read { tx in try tx.get(related, key: key) }.flatMap(visible)
+            found = try await environment.store.get(related, key: key).flatMap(visible)
         } else {
             var filter = liveItems
             for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }

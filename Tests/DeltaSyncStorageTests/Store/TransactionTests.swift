@@ -33,6 +33,25 @@ struct TransactionTests {
         }
     }
 
+    /// `get` reads one row without a transaction of its own: it finds items and tombstones,
+    /// finds nothing for a key never stored, and never sees a write that has not committed.
+    @Test("get reads one item, a tombstone, or nothing, and only what is committed", arguments: StoreKind.allCases)
+    func getOutsideATransaction(kind: StoreKind) async throws {
+        try await eachLayout(kind) { store in
+            try await store.put(post, [["id": "p1", "title": "one"], ["id": "p2", "_deleted": true]])
+            #expect(try await store.get(post, key: ["id": "p1"])?["title"] == "one")
+            #expect(try await store.get(post, key: ["id": "p2"])?["_deleted"] == true)
+            #expect(try await store.get(post, key: ["id": "p3"]) == nil)
+            await #expect(throws: Abort.self) {
+                try await store.write { tx in
+                    try tx.put(post, ["id": "p3", "title": "never"])
+                    throw Abort()
+                }
+            }
+            #expect(try await store.get(post, key: ["id": "p3"]) == nil)
+        }
+    }
+
     @Test("count tells items from tombstones; removeAll empties the model, and not when rolled back", arguments: StoreKind.allCases)
     func countAndRemoveAll(kind: StoreKind) async throws {
         try await eachLayout(kind) { store in

@@ -9,7 +9,7 @@ extension DynamoDBDataSource {
         let table = self.table
         let key = try table.key(request["key"])
         let projection = try DynamoDBLanguage.projection(request["projection"])
-        let item = try await environment.store.read { tx in try table.visible(tx.get(table.model, key: key)) }
+        let item = try table.visible(await environment.store.get(table.model, key: key))
         guard let item else { return .null }
         return .object(projection?(item) ?? item)
     }
