@@ -1,4 +1,5 @@
 import DeltaSyncCore
+import DeltaSyncSchema
 import DeltaSyncStorage
 import NIOPosix
 import PostgresNIO
@@ -9,6 +10,19 @@ extension PostgresItemStore {
     /// Runs `body` on one consistent snapshot (`REPEATABLE READ READ ONLY`).
     public func read<T: Sendable>(_ body: @Sendable (any ItemReadTransaction) throws -> T) async throws -> T {
         try await transaction(.read) { try body($0) }
+    }
+
+    /// The item with `key`, read by one statement outside a transaction: PostgreSQL runs a lone
+    /// statement on a snapshot of its own, and a transaction's `BEGIN` and `COMMIT` would be two
+    /// more round trips for one row.
+    public func get(_ model: ModelSchema, key: Item) async throws -> Item? {
+        try await withConnection { connection in
+            try await self.threadPool.runBlocking { [catalog, writeLockKey, processClock] in
+                try PostgresTransaction(
+                    connection: connection, catalog: catalog, mode: .read, storeLockKey: writeLockKey, processClock: processClock
+                ).get(model, key: key)
+            }
+        }
     }
 
     /// Runs `body` beside other writes of other items: it holds the store's advisory lock
