@@ -153,7 +153,7 @@ package final class RealtimeSocket: ChannelDuplexHandler, RemovableChannelHandle
 
     /// Handles the waiting messages in order, until one starts a task.
     func handlePending() {
-        while !busy, ending == nil, !closed, let event = pending.popFirst() {
+        while !busy, isServing, let event = pending.popFirst() {
             handle(event)
         }
         if holdingRead, pending.count < Self.pendingLimit / 2, !closed {
@@ -180,31 +180,33 @@ package final class RealtimeSocket: ChannelDuplexHandler, RemovableChannelHandle
         case .closedByFixture(drop: true):
             channel.close(promise: nil)
         case .expired, .terminated:
-            closeHandshake(.normalClosure, reason: ending == .expired ? "Connection lifetime reached; reconnect." : "connection_terminate received.")
+            close(.normalClosure, reason: ending == .expired ? "Connection lifetime reached; reconnect." : "connection_terminate received.", awaitingAnswer: true)
         case .notInitialized:
-            closeHandshake(.policyViolation, reason: "connection_init was not received in time.")
+            close(.policyViolation, reason: "connection_init was not received in time.", awaitingAnswer: true)
         case .shuttingDown:
-            closeHandshake(.goingAway, reason: "The server is shutting down.")
+            close(.goingAway, reason: "The server is shutting down.", awaitingAnswer: true)
         case .closedByFixture(drop: false):
-            closeHandshake(.goingAway, reason: "Closed through the DeltaSync fixture API.")
+            close(.goingAway, reason: "Closed through the DeltaSync fixture API.", awaitingAnswer: true)
         case .refused, .clientClosed, .violation:
             break
         }
     }
 
-    /// Sends a close frame behind what is queued; the client's answer closes the socket, or a
-    /// second does: a peer that stopped reading, or never answers, would otherwise hold the
-    /// connection, and a shutdown, open.
-    private func closeHandshake(_ code: WebSocketErrorCode, reason: String) {
-        outbox.close(code: UInt16(webSocketErrorCode: code), reason: reason)
+    /// Sends a close frame behind what is queued. The client's answer closes the socket, or,
+    /// without `awaitingAnswer`, the frame being written does (the server closes first when it
+    /// answers a close or fails the connection, RFC 6455 7.1.1). A second closes it in any case:
+    /// a peer that stopped reading would otherwise hold the connection, and a shutdown, open.
+    private func close(_ code: WebSocketErrorCode, reason: String = "", awaitingAnswer: Bool) {
         let channel = channel
+        outbox.close(code: UInt16(webSocketErrorCode: code), reason: reason) {
+            if !awaitingAnswer { channel.close(promise: nil) }
+        }
         channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
     }
 
-    /// Sends a close frame, then closes the socket (the server closes first, RFC 6455 7.1.1).
+    /// Answers the client's close, or fails the connection: the socket closes once the frame is out.
     func closeAfterWriting(_ code: WebSocketErrorCode, reason: String = "") {
-        let channel = channel
-        outbox.close(code: UInt16(webSocketErrorCode: code), reason: reason) { channel.close(promise: nil) }
+        close(code, reason: reason, awaitingAnswer: false)
     }
 
     /// Whether the socket still serves: a task's result arriving later is dropped.
