@@ -21,20 +21,47 @@ struct SQLiteTransaction: ItemWriteTransaction {
     /// whether a next page exists.
     func query(_ model: ModelSchema, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd {
         let table = try catalog.table(for: model)
-        let (sql, arguments, plan) = try Self.pageSQL(table, query)
+        return try page(table, query).read { statement in try body(table.item(from: statement)) }
+    }
 
+    /// ``query(_:_:each:)`` with each row read by its columns (``SQLiteRow``), not made an item.
+    func query(_ model: ModelSchema, _ query: ItemQuery, fields: [String], rows body: (any StoredRow) throws -> Void) throws -> PageEnd {
+        let table = try catalog.table(for: model)
+        let page = try page(table, query)
+        // One row for the page: the statement is the same at every step.
+        let row: any StoredRow = SQLiteRow(table: table, handle: page.statement.sqliteStatement, fields: fields)
+        return try page.read { _ in try body(row) }
+    }
+
+    /// The statement of one page of `query`, ready to step.
+    private func page(_ table: ModelTable, _ query: ItemQuery) throws -> PageStatement {
+        let (sql, arguments, plan) = try Self.pageSQL(table, query)
         // Filters vary with every request; caching their statements would grow without bound.
         let statement = query.filter == .all ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        let matchIndex = table.columns.count
-        return try PageReader.read(
-            rows, limit: query.limit,
-            // The filter is never NULL by construction; reading it as optional keeps a slip
-            // from crashing the server (GRDB traps on NULL read as Bool).
-            evaluate: { row in
-                if (row[matchIndex] as Bool?) == true { try body(table.item(from: statement)) }
-            },
-            position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
+        return PageStatement(statement: statement, arguments: arguments, plan: plan, table: table, limit: query.limit)
+    }
+
+    /// One page's statement and what stepping it needs.
+    private struct PageStatement {
+        let statement: Statement
+        let arguments: StatementArguments
+        let plan: PagePlan
+        let table: ModelTable
+        let limit: Int
+
+        /// Steps the statement, calling `matched` on each row that passes the filter.
+        func read(matched: (Statement) throws -> Void) throws -> PageEnd {
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            let matchIndex = table.columns.count
+            return try PageReader.read(
+                rows, limit: limit,
+                // The filter is never NULL by construction; reading it as optional keeps a slip
+                // from crashing the server (GRDB traps on NULL read as Bool).
+                evaluate: { row in
+                    if (row[matchIndex] as Bool?) == true { try matched(statement) }
+                },
+                position: { row in plan.cursor.map { table.columns[$0].kind.decode(row[$0]) } })
+        }
     }
 
     /// The SQL of one page, its arguments and its plan: what ``query(_:_:each:)`` runs and

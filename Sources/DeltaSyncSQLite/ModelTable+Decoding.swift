@@ -41,7 +41,8 @@ extension ModelTable {
         switch sqlite3_column_type(handle, position) {
         case SQLITE_INTEGER:
             let value = sqlite3_column_int64(handle, position)
-            return kind == .boolean ? .bool(value != 0) : .int(Int(value))
+            if case .boolean = kind { return .bool(value != 0) }
+            return .int(Int(value))
         case SQLITE_FLOAT:
             return .double(sqlite3_column_double(handle, position))
         case SQLITE_TEXT:

@@ -12,7 +12,7 @@ struct JSONTextTests {
     }
 
     @Test("writes exactly what JSONEncoder writes, so stored text keeps comparing equal", arguments: [
-        JSONValue.null, true, false, 0, -42, .int(Int.max), "", "plain", "ünïcödé 🎉 \u{2028}", "a/b", "quote\"d", "back\\slash",
+        JSONValue.null, true, false, 0, -42, 7, 10, -100, .int(Int.max), .int(Int.min), "", "plain", "ünïcödé 🎉 \u{2028}", "a/b", "quote\"d", "back\\slash",
         "tab\tand\nnewline\u{1}", ["a", "b", nil, 1, true], [], [["nested", 2], []], 3.5, [1.0, 2.25], ["k": "v", "a": [1]],
         ["Z": 1, "a": 2, "B": 3, "10": 4, "9": 5], ["a_b": 1, "aB": 2, "a-b": 3, "a b": 4, "ä": 5, "_x": 6, "A": 7, "": 8],
         ["item10": 1, "item9": 2, "Item2": 3, "item2": 4], ["nested": ["z": [1, "x"], "y": nil]],
@@ -94,6 +94,20 @@ struct JSONTextTests {
         }
         let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init) + ["\u{7F}"]))
         #expect(JSONValue.string(controls).jsonText == (try Self.encoderText(.string(controls))))
+    }
+
+    @Test("a string written from its UTF-8 bytes is the String's text, invalid bytes repaired as String repairs them")
+    func stringFromBytes() {
+        var random = SeededRandom(seed: 11)
+        let pieces: [[UInt8]] = [[0x61], [0x22], [0x5C], [0x0A], [0x01], [0x7F], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80], [0xFF], [0xC3], [0x80]]
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...10, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+            var fromBytes: [UInt8] = []
+            bytes.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, to: &fromBytes) }
+            var fromString: [UInt8] = []
+            JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), to: &fromString)
+            #expect(fromBytes == fromString, "\(bytes)")
+        }
     }
 
     @Test("the rules the encoder cannot show: non-finite numbers, and keys in UTF-8 byte order")

@@ -77,6 +77,9 @@ struct ItemPlan: Sendable {
     /// The model's name: the parent type in error messages.
     let typeName: String
     let members: [Member]
+    /// The schema field of each member, by the member's index: the slots a store's row is read
+    /// by (``StoredRow``).
+    let fields: [String]
     let fragments: FragmentsBox
     let purpose: Purpose
     /// Whether writing an item needs other reads.
@@ -154,6 +157,7 @@ struct ItemPlan: Sendable {
         }
         typeName = model.name
         self.members = members
+        self.fields = members.map(\.field)
         self.fragments = FragmentsBox(fragments: fragments)
         self.purpose = purpose
         if case .errorData = purpose { completes = false } else { completes = true }

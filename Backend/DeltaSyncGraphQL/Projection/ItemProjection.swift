@@ -1,5 +1,6 @@
 import DeltaSyncCore
 import DeltaSyncSchema
+import DeltaSyncStorage
 import GraphQL
 import OrderedCollections
 
@@ -36,16 +37,27 @@ struct ItemProjection: Sendable {
     /// A writer for items read straight from the store, for a plan that needs no other reads
     /// (no `@belongsTo`/`@hasOne`); `nil` otherwise.
     func writer(for plan: ItemPlan) -> ItemArrayWriter? {
-        plan.hasRelations ? nil : ItemArrayWriter(projection: self, plan: plan)
+        plan.hasRelations ? nil : ItemArrayWriter(projection: self, plan: plan, asks: caller.mayDeny(on: plan.typeName))
     }
 
-    /// Writes items one by one into a JSON array, while the store reads them.
+    /// Writes items one by one into a JSON array, while the store reads them: from the row,
+    /// field by field, without building the item (``StoredRow``).
     struct ItemArrayWriter: Sendable {
         fileprivate let projection: ItemProjection
         let plan: ItemPlan
+        /// Whether the caller may be denied a field of the plan's type.
+        fileprivate let asks: Bool
 
-        func append(_ item: Item, to array: inout ProjectedArray) {
-            array.append { out, failures in projection.write(item, plan: plan, into: &out, failures: &failures) }
+        /// The fields the store reads each row by (``ItemReadTransaction/query(_:_:fields:rows:)``).
+        var fields: [String] { plan.fields }
+
+        func append(_ row: any StoredRow, to array: inout ProjectedArray) {
+            array.append { out, failures in
+                // Whether a field is denied depends on the item's values: build it once, not
+                // once a field.
+                guard asks else { return projection.write(row, plan: plan, asks: false, into: &out, failures: &failures) }
+                return projection.write(ItemRow(row.item(), fields: plan.fields), plan: plan, asks: true, into: &out, failures: &failures)
+            }
         }
     }
 
@@ -107,6 +119,7 @@ struct ItemProjection: Sendable {
         guard plan.hasRelations else { return write(item, plan: plan, into: &out, failures: &failures) }
         let object = ObjectText(&out)
         let asks = caller.mayDeny(on: plan.typeName)
+        let row = ItemRow(item, fields: plan.fields)
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
             let written: Bool
@@ -115,7 +128,7 @@ struct ItemProjection: Sendable {
             {
                 written = await project(relation, of: field, nested: nested, of: item, plan: plan, into: &out, failures: &failures)
             } else {
-                written = write(member, of: item, plan: plan, asks: asks, into: &out, failures: &failures)
+                written = write(member, at: i, of: row, plan: plan, asks: asks, into: &out, failures: &failures)
             }
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
@@ -145,12 +158,19 @@ struct ItemProjection: Sendable {
     }
 
     /// An item whose plan reads nothing: no suspension.
-    fileprivate func write(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
+    func write(_ item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
+        write(ItemRow(item, fields: plan.fields), plan: plan, asks: caller.mayDeny(on: plan.typeName), into: &out, failures: &failures)
+    }
+
+    /// An item read by `plan`'s fields, whose plan reads nothing. `asks`: whether the caller
+    /// may be denied a field of the plan's type.
+    fileprivate func write<Row: StoredRow>(
+        _ row: Row, plan: ItemPlan, asks: Bool, into out: inout [UInt8], failures: inout [ProjectionFailure]
+    ) -> Bool {
         let object = ObjectText(&out)
-        let asks = caller.mayDeny(on: plan.typeName)
         for (i, member) in plan.members.enumerated() {
             let mark = object.begin(i, key: member.renderedKey, into: &out, failures: failures)
-            let written = write(member, of: item, plan: plan, asks: asks, into: &out, failures: &failures)
+            let written = write(member, at: i, of: row, plan: plan, asks: asks, into: &out, failures: &failures)
             guard object.end(written, key: member.key, mark: mark, into: &out, failures: &failures) else { return false }
         }
         return object.finish(into: &out)
@@ -162,13 +182,15 @@ struct ItemProjection: Sendable {
         write(item, plan: plan, into: &out, failures: &failures)
     }
 
-    /// One member that reads nothing (or a denied relation); `false` when its object must be null.
-    /// `asks`: whether the caller may be denied a field of the plan's type (asked once an item).
-    private func write(
-        _ member: ItemPlan.Member, of item: Item, plan: ItemPlan, asks: Bool, into out: inout [UInt8], failures: inout [ProjectionFailure]
+    /// One member (at `index` in the plan) that reads nothing (or a denied relation); `false`
+    /// when its object must be null. `asks`: whether the caller may be denied a field of the
+    /// plan's type (asked once an item).
+    private func write<Row: StoredRow>(
+        _ member: ItemPlan.Member, at index: Int, of row: Row, plan: ItemPlan, asks: Bool,
+        into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) -> Bool {
-        if asks, let denied = denied(member, of: item, plan: plan, into: &out, failures: &failures) { return denied }
-        return write(member.entry, of: item, plan: plan, into: &out, failures: &failures)
+        if asks, let denied = denied(member, of: row.item(), plan: plan, into: &out, failures: &failures) { return denied }
+        return write(member.entry, at: index, of: row, plan: plan, into: &out, failures: &failures)
     }
 
     /// What ``FieldAuthorization`` says of `member`: `nil` when it may be read, otherwise
@@ -186,30 +208,30 @@ struct ItemProjection: Sendable {
         return member.entry.isRequired ? false : nullable(true, into: &out)
     }
 
-    /// One entry other than a relation read from the store; `false` when its object must be null.
-    private func write(
-        _ entry: ItemPlan.Entry, of item: Item, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]
+    /// One entry (of the member at `index`) other than a relation read from the store; `false`
+    /// when its object must be null.
+    private func write<Row: StoredRow>(
+        _ entry: ItemPlan.Entry, at index: Int, of row: Row, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]
     ) -> Bool {
         switch entry {
         case .typename(let typeName):
             JSONWriter.writeString(typeName, to: &out)
-        case .metadata(let field, let required), .stored(let field, let required), .ownerName(let field, let required):
-            var value = item[field] ?? .null
-            if case .ownerName = entry { value = OwnerName.shown(value) }
-            if plan.completes, let required, value.isNull {
-                failures.append(ProjectionFailure(.nullInNonNull(type: required, parent: plan.typeName)))
-                return false
-            }
+        case .metadata(_, let required), .stored(_, let required):
+            guard !row.writeJSON(at: index, into: &out) else { return true }
+            return absent(required, plan: plan, into: &out, failures: &failures)
+        case .ownerName(_, let required):
+            let value = OwnerName.shown(row.value(at: index) ?? .null)
+            guard !value.isNull else { return absent(required, plan: plan, into: &out, failures: &failures) }
             JSONWriter.write(value, to: &out)
         case .value(let field, let subFields):
-            guard let map = value(item[field.name] ?? .null, of: field, subFields: subFields?.fields, plan: plan, failures: &failures)
+            guard let map = value(row.value(at: index) ?? .null, of: field, subFields: subFields?.fields, plan: plan, failures: &failures)
             else { return nullable(field, plan: plan, into: &out) }
             ResponseJSON.write(map, to: &out)
         case .relation(let field, let relation, let nested):
             // Only an event's plan writes relations here: the event carries the related object,
             // shown only if the subscriber may read it.
             precondition(!plan.hasRelations, "relations read from the store are written by project(_:plan:into:failures:)")
-            guard case .object(let related)? = item[field.name] else {
+            guard case .object(let related)? = row.value(at: index) else {
                 return missing(field, type: relation.relatedModel, plan: plan, into: &out, failures: &failures)
             }
             let access = caller.related(planner.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
@@ -219,7 +241,7 @@ struct ItemProjection: Sendable {
             }
             guard write(related, plan: nested, into: &out, failures: &failures) else { return nullable(field, plan: plan, into: &out) }
         case .connection(let field, let connection):
-            guard case .object(let carried)? = item[field.name] else { return nullable(true, into: &out) }
+            guard case .object(let carried)? = row.value(at: index) else { return nullable(true, into: &out) }
             let related = planner.model(field.relation?.relatedModel ?? "")
             let access = caller.related(related, field: field.name, parentType: plan.typeName)
             guard case .denied = access.access else {
@@ -229,6 +251,16 @@ struct ItemProjection: Sendable {
             return nullable(true, into: &out)
         }
         return true
+    }
+
+    /// A scalar without a value: `null`, or an error where the field is non-null (`required`:
+    /// its GraphQL type) and its object must be null.
+    private func absent(_ required: String?, plan: ItemPlan, into out: inout [UInt8], failures: inout [ProjectionFailure]) -> Bool {
+        if plan.completes, let required {
+            failures.append(ProjectionFailure(.nullInNonNull(type: required, parent: plan.typeName)))
+            return false
+        }
+        return nullable(true, into: &out)
     }
 
     /// A related object that is not there: an error where the field is non-null.
@@ -246,45 +278,8 @@ struct ItemProjection: Sendable {
         nullable(!(plan.completes && field.isRequired), into: &out)
     }
 
-    private func nullable(_ nullable: Bool, into out: inout [UInt8]) -> Bool {
+    func nullable(_ nullable: Bool, into out: inout [UInt8]) -> Bool {
         if nullable { out.append(contentsOf: "null".utf8) }
         return nullable
-    }
-
-    /// A connection an event carries, with the items the subscriber may read; `false` when
-    /// `items` is missing (its parent is then null).
-    private func write(
-        _ carried: Item, connection: EventPagePlan, readable: RelatedAccess, into out: inout [UInt8], failures: inout [ProjectionFailure]
-    ) -> Bool {
-        let object = ObjectText(&out)
-        for (i, (key, renderedKey, member)) in connection.members.enumerated() {
-            let mark = object.begin(i, key: renderedKey, into: &out, failures: failures)
-            var written = true
-            switch member {
-            case .typename(let name):
-                JSONWriter.writeString(name, to: &out)
-            case .stored(let name):
-                JSONWriter.write(carried[name] ?? .null, to: &out)
-            case .items(let plan):
-                if let plan, case .array(let carriedElements)? = carried["items"] {
-                    let elements = carriedElements.filter { $0.objectValue.map(readable.admits) ?? true }
-                    out.append(UInt8(ascii: "["))
-                    for (n, element) in elements.enumerated() {
-                        if n > 0 { out.append(UInt8(ascii: ",")) }
-                        let start = failures.count
-                        if !(element.objectValue.map { write($0, plan: plan, into: &out, failures: &failures) } ?? false) {
-                            out.append(contentsOf: "null".utf8)
-                        }
-                        failures.place(from: start, within: .index(n))
-                    }
-                    out.append(UInt8(ascii: "]"))
-                } else {
-                    failures.append(ProjectionFailure(.nullInNonNull(type: "[\(plan?.typeName ?? "")]", parent: connection.typeName)))
-                    written = false
-                }
-            }
-            guard object.end(written, key: key, mark: mark, into: &out, failures: &failures) else { return nullable(true, into: &out) }
-        }
-        return object.finish(into: &out)
     }
 }

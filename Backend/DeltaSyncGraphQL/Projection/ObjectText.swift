@@ -8,7 +8,7 @@ struct ObjectText {
     }
 
     /// Writes what precedes member `index`; returns where its failures start.
-    func begin(_ index: Int, key: [UInt8], into out: inout [UInt8], failures: [ProjectionFailure]) -> Int {
+    func begin(_ index: Int, key: [UInt8], into out: inout [UInt8], failures: borrowing [ProjectionFailure]) -> Int {
         if index > 0 { out.append(UInt8(ascii: ",")) }
         out.append(contentsOf: key)
         return failures.count

@@ -41,9 +41,10 @@ struct ProjectionFailure: Sendable {
 
 extension Array where Element == ProjectionFailure {
     /// Adds `element` to the paths of the failures from `mark` on: those of the value written
-    /// inside `element`.
-    mutating func place(from mark: Int, within element: IndexPathValue) {
+    /// inside `element` (made only when there are such failures: most values have none).
+    mutating func place(from mark: Int, within element: @autoclosure () -> IndexPathValue) {
         guard mark < count else { return }
+        let element = element()
         for index in mark..<count { self[index].within(element) }
     }
 }

@@ -18,15 +18,15 @@ struct ResolvedPage: Sendable {
         self.init(items: .objects(page.items.map { ModelObject(item: $0) }), end: PageEnd(lastEvaluated: page.lastEvaluated, scanned: page.scanned))
     }
 
-    /// Reads one page of `query`. With a writer, each item is written as it is read, while it
-    /// is still in the CPU cache.
+    /// Reads one page of `query`. With a writer, each item is written as it is read, from the
+    /// row the store is stepped on (``StoredRow``).
     static func read(
         _ model: ModelSchema, _ query: ItemQuery, from store: any ItemStore, writer: ItemProjection.ItemArrayWriter?
     ) async throws -> ResolvedPage {
         try await store.read { tx in
             guard let writer else { return ResolvedPage(try tx.query(model, query)) }
             var array = ProjectedArray(capacity: min(query.limit, 1000))
-            let end = try tx.query(model, query) { item in writer.append(item, to: &array) }
+            let end = try tx.query(model, query, fields: writer.fields) { row in writer.append(row, to: &array) }
             return ResolvedPage(items: .projected(array), end: end)
         }
     }

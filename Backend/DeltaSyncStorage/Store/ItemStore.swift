@@ -135,6 +135,11 @@ public protocol ItemReadTransaction: SyncLogReader {
     ///     // end.lastEvaluated: pass it as the next query's `after`.
     func query(_ model: ModelSchema, _ query: ItemQuery, each body: (Item) throws -> Void) throws -> PageEnd
 
+    /// ``query(_:_:each:)`` handing each item over as the row the store is stepped on, read by
+    /// `fields` (``StoredRow``), which SQLite does without building items. The default wraps
+    /// each item (``ItemRow``).
+    func query(_ model: ModelSchema, _ query: ItemQuery, fields: [String], rows body: (any StoredRow) throws -> Void) throws -> PageEnd
+
     /// How many items the model has, and how many of them are tombstones.
     func count(_ model: ModelSchema) throws -> (items: Int, tombstones: Int)
 

@@ -51,16 +51,29 @@ public enum JSONWriter {
 
     // MARK: - Pieces, for writers of other value types (a GraphQL response's map)
 
+    private static let null = Array("null".utf8)
+    private static let `true` = Array("true".utf8)
+    private static let `false` = Array("false".utf8)
+
     public static func writeNull(to out: inout [UInt8]) {
-        out.append(contentsOf: "null".utf8)
+        out.append(contentsOf: null)
     }
 
     public static func writeBool(_ b: Bool, to out: inout [UInt8]) {
-        out.append(contentsOf: (b ? "true" : "false").utf8)
+        out.append(contentsOf: b ? Self.true : Self.false)
     }
 
+    /// Decimal digits, written in place: a page writes a few integers per item, and making a
+    /// `String` of each showed in profiles.
     public static func writeInt(_ i: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: String(i).utf8)
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = i.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
     }
 
     public static func writeDouble(_ d: Double, to out: inout [UInt8]) {
@@ -106,32 +119,51 @@ public enum JSONWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     public static func writeString(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { writeEscaped($0, to: &out) }
+    }
+
+    /// ``writeString(_:to:)`` of text given as UTF-8 bytes (as SQLite returns it), without
+    /// making a `String` of it first. Bytes that are not UTF-8 are repaired as
+    /// `String(decoding:as:)` repairs them.
+    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        // Plain ASCII, the common case, is copied as it is after one look at each byte.
+        guard bytes.contains(where: { $0 >= 0x80 || needsEscape($0) }) else {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return writeEscaped(bytes, to: &out) }
+        writeString(String(decoding: bytes, as: UTF8.self), to: &out)
+    }
+
+    /// A string of valid UTF-8, quoted and escaped.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy those in one go.
-        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: needsEscape) else { return false }
+        guard bytes.contains(where: needsEscape) else {
             out.append(contentsOf: bytes)
-            return true
+            out.append(UInt8(ascii: "\""))
+            return
         }
-        if copied != true {
-            for byte in s.utf8 {
-                guard needsEscape(byte) else {
-                    out.append(byte)
-                    continue
-                }
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                default:
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
-                }
+        for byte in bytes {
+            guard needsEscape(byte) else {
+                out.append(byte)
+                continue
+            }
+            out.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+            case 0x08: out.append(UInt8(ascii: "b"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x0C: out.append(UInt8(ascii: "f"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            default:
+                out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
             }
         }
         out.append(UInt8(ascii: "\""))
