@@ -41,9 +41,10 @@ extension VTLValue {
         }
     }
 
-    // Arrays and objects are written here rather than with JSONWriter's generic writeArray and
-    // writeObject, which are not specialised across modules; the same bytes. Their elements
-    // are read by index from arrays passed in, which borrows them rather than retaining each.
+    // Arrays and objects are written here rather than with JSONWriter's writeArray and
+    // writeObject; the same bytes. Their elements are read by index from the arrays passed in,
+    // which borrows them rather than retaining each, and objects whose keys are already in
+    // JSONWriter's order are not sorted.
 
     private static func writeArray(_ items: [VTLValue], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))

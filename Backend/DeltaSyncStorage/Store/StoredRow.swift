@@ -9,8 +9,9 @@ import DeltaSyncSchema
 /// every field name hashed) and looking its fields up again to write them cost more than
 /// reading the rows. Valid only inside the body it was given to: the row is the store's cursor.
 ///
+///     var titles: [UInt8] = []
 ///     let end = try tx.query(post, ItemQuery(limit: 50), fields: ["id", "title"]) { row in
-///         _ = row.writeJSON(at: 1, into: &json)  // the title, or nothing when it has none
+///         _ = row.writeJSON(at: 1, into: &titles)  // the title, or nothing when it has none
 ///     }
 public protocol StoredRow {
     /// The value of the field at `slot` of the page's fields; `nil` when it has none.

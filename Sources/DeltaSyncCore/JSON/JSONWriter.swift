@@ -87,8 +87,8 @@ public enum JSONWriter {
     }
 
     /// An array whose elements `element` writes. Inlinable, as ``writeObject(_:to:_:)``: a
-    /// generic called from another module is otherwise not specialised, and a response of
-    /// 12,000 items and as many errors spent an eighth of its CPU iterating through witnesses.
+    /// generic called from another module is otherwise not specialised, and responses iterate
+    /// their values through witness tables (`docs/benchmarks.md`, the worst request).
     @inlinable
     public static func writeArray<Element>(
         _ elements: some Collection<Element>, to out: inout [UInt8], _ element: (Element, inout [UInt8]) -> Void
