@@ -139,6 +139,33 @@ import Testing
         }
     }
 
+    @Test("every field past the limit has its own error, placed at the field's line and column")
+    func limitErrorsArePlaced() async throws {
+        try await TestServer(configure: { $0.executionLimits.maxResolvers = 50 }).withClient { client in
+            try await Self.seedBlog(client, posts: 10)
+            let lines = [
+                #"{ getBlog(id: "b1") {"#,
+                "    posts(limit: 100) { items { blog {",
+                "      posts(limit: 100) { items { blog {",
+                "        posts(limit: 100) { items { id } } } } } } } } } }",
+            ]
+            let reply = try await client.graphQL(lines.joined(separator: "\n"))
+            let limited = reply.errors.filter { $0["errorType"] == "LimitExceededError" }
+            #expect(limited.count > 10, "\(reply.json.jsonText.prefix(400))")
+            for error in limited {
+                let path = error["path"].arrayValue?.compactMap(\.stringValue) ?? []
+                let field = try #require(path.last)
+                // Each level of `posts` (and the `blog` beside it) is one line further down.
+                let line = path.filter { $0 == "posts" }.count + 1
+                let text = lines[line - 1]
+                let column = try #require(text.range(of: field == "posts" ? "posts(" : "blog {")).lowerBound
+                let expected: JSONValue = [["line": .int(line), "column": .int(text.distance(from: text.startIndex, to: column) + 1), "sourceName": nil]]
+                #expect(error["locations"] == expected, "\(error)")
+            }
+            #expect(Set(limited.map { $0["path"] }).count == limited.count, "one error a field")
+        }
+    }
+
     @Test("aliases of large lists stop at the item limit")
     func itemLimit() async throws {
         try await TestServer(configure: { $0.executionLimits.maxItems = 2_500 }).withClient { client in

@@ -81,6 +81,9 @@ package enum ErrorShape {
                 "message": .string(error.message),
             ])
         }
+        if let located = original as? LocatedFieldError {
+            return field(located.error, path: path, locations: located.locations)
+        }
         // The library describes a thrown error with `String(describing:)`: a GRDB error's
         // description holds the SQL, its arguments and the SQLite message.
         let shown = AppSyncError.redacting(original, at: path.dotted, logger: logger)

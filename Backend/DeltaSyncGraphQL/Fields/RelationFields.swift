@@ -30,7 +30,7 @@ enum RelationFields {
                 resolvers[field.name] = ScopedResolver.make { source, _, scope, info in
                     guard let child = source as? ModelObject else { return nil }
                     let access = scope.caller.related(related, field: info.fieldName, parentType: info.parentType.name)
-                    return try await queries.object(from: child.item, relation: relation, access: access)
+                    return try await queries.object(from: child.item, relation: relation, access: access, reads: scope.relatedReads)
                 }
             }
         }

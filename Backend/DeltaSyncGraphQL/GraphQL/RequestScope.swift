@@ -14,6 +14,8 @@ final class RequestScope: Sendable {
     let projected = ProjectedRoots()
     /// Who is asking.
     let caller: Caller
+    /// The related items relation fields read by key, each once; `nil` outside queries.
+    let relatedReads: RelatedReads?
     /// The schema's projection, asking the caller about every field and relation.
     let projection: ItemProjection
     /// Who asks and the headers they sent, for resolvers' `$ctx.identity` and `$ctx.request`.
@@ -29,6 +31,9 @@ final class RequestScope: Sendable {
     /// The sync metadata of root mutations of an API without conflict detection, by response
     /// key: what their events carry for subscribers of a versioned API on the same store.
     private let written = NIOLockedValueBox<[String: Item]>([:])
+
+    /// Fields' `locations` by where their nodes start in the document (``located(_:_:)``).
+    private let locations = NIOLockedValueBox<[[Int]: Map]>([:])
 
     /// Errors resolvers appended (`$util.appendError`) beside the values of their fields.
     private let appended = NIOLockedValueBox<[GraphQLError]>([])
@@ -53,6 +58,7 @@ final class RequestScope: Sendable {
         self.projection = projection
         plans = QueryPlanLog(explain: explain)
         self.budget = budget
+        relatedReads = plan.operationType == .query ? RelatedReads() : nil
         self.earlierResults = earlierResults
     }
 
@@ -133,8 +139,23 @@ final class RequestScope: Sendable {
 
     /// Reports `errors` for the field at `info` beside its value, which the field keeps.
     func append(_ errors: [AppSyncError], info: GraphQLResolveInfo) {
-        let located = errors.map { GraphQLError(message: $0.message, nodes: info.fieldASTs, path: info.path, originalError: $0) }
-        appended.withLockedValue { $0 += located }
+        let errors = errors.map { located($0, info) }
+        appended.withLockedValue { $0 += errors }
+    }
+
+    /// `error` of the field at `info` as the library keeps it, placed in the document once
+    /// for every error of the same field (``LocatedFieldError``).
+    func located(_ error: AppSyncError, _ info: GraphQLResolveInfo) -> GraphQLError {
+        let starts = info.fieldASTs.compactMap { $0.loc?.start }
+        let places =
+            locations.withLockedValue { $0[starts] }
+            ?? {
+                let found = ErrorShape.locations(GraphQLError(message: error.message, nodes: info.fieldASTs))
+                locations.withLockedValue { $0[starts] = found }
+                return found
+            }()
+        return GraphQLError(
+            message: error.message, path: info.path, originalError: LocatedFieldError(error: error, locations: places))
     }
 
     /// Keeps the steps a project resolver ran, for the request log.

@@ -5,6 +5,6 @@ import DeltaSyncSchema
 /// same key lookup or scan, the same access checks.
 extension QueryResolvers: RelationReader {
     func relatedItem(of parent: Item, through relation: Relation, access: RelatedAccess) async throws -> Item? {
-        try await object(from: parent, relation: relation, access: access)?.item
+        try await object(from: parent, relation: relation, access: access, reads: nil)?.item
     }
 }

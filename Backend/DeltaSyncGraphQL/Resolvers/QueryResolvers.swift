@@ -115,7 +115,8 @@ struct QueryResolvers: Sendable {
 
     /// A `@belongsTo` / `@hasOne` field: the one item whose key equals this item's foreign key,
     /// `nil` when there is none. One the caller may not read throws the field's denial.
-    func object(from item: Item, relation: Relation, access: RelatedAccess) async throws -> ModelObject? {
+    /// In a query, `reads` reads each key once for all its fields (``RelatedReads``).
+    func object(from item: Item, relation: Relation, access: RelatedAccess, reads: RelatedReads?) async throws -> ModelObject? {
         try access.require()
         let related = environment.model(relation.relatedModel)
         let values = relation.localFields.map { item[$0] ?? .null }
@@ -123,7 +124,10 @@ struct QueryResolvers: Sendable {
         let found: Item?
         if relation.relatedFields == related.primaryKey.fields {
             let key = Item(uniqueKeysWithValues: zip(relation.relatedFields, values))
-            found = try await environment.store.get(related, key: key).flatMap(visible)
+            let store = environment.store
+            let read: @Sendable () async throws -> Item? = { try await store.get(related, key: key) }
+            let stored = if let reads { try await reads.item(related, key: key, read: read) } else { try await read() }
+            found = stored.flatMap(visible)
         } else {
             var filter = liveItems
             for (field, value) in zip(relation.relatedFields, values) { filter = filter.conjoined(with: .field(field, .eq(value))) }
