@@ -72,4 +72,38 @@ import Testing
             #expect(query["items"].arrayValue?.map { $0["blog"]["name"] } == ["After", "After"])
         }
     }
+
+    @Test("in a query, the posts of several blogs each show their own blog, a deleted one as its tombstone")
+    func queriesShareReadsPerKey() async throws {
+        try await TestServer().withClient { client in
+            for blog in 0..<3 {
+                _ = try await client.expectData(
+                    "createBlog", "mutation($i: CreateBlogInput!) { createBlog(input: $i) { id } }",
+                    ["i": ["id": .string("b\(blog)"), "name": .string("Blog \(blog)")]])
+            }
+            for post in 0..<12 {
+                _ = try await client.expectData(
+                    "createPost", "mutation($i: CreatePostInput!) { createPost(input: $i) { id } }",
+                    ["i": ["id": .string("p\(post)"), "blogID": .string("b\(post % 3)"), "title": "t", "publishedAt": "2026-01-01T00:00:00Z"]])
+            }
+            _ = try await client.expectData("deleteBlog", #"mutation { deleteBlog(input: {id: "b2", _version: 1}) { id } }"#)
+            // Projection writes the page (`listPosts`); the executor completes the aliased nested
+            // connection's items (`@include` keeps them from projection).
+            let reply = try await client.graphQL(
+                """
+                { listPosts(limit: 100) { items { id blog { id name _deleted } } }
+                  getBlog(id: "b0") { posts { items @include(if: true) { id blog { name } } } } }
+                """)
+            let items = reply.data["listPosts"]["items"].arrayValue ?? []
+            #expect(items.count == 12, "\(reply.json.jsonText.prefix(400))")
+            for item in items {
+                let post = Int(item["id"].stringValue?.dropFirst() ?? "") ?? -1
+                #expect(item["blog"]["name"] == .string("Blog \(post % 3)"), "\(item)")
+                // A versioned API shows tombstones, as AppSync's does.
+                #expect(item["blog"]["_deleted"] == (post % 3 == 2 ? true : nil), "\(item)")
+            }
+            let nested = reply.data["getBlog"]["posts"]["items"].arrayValue ?? []
+            #expect(nested.count == 4 && nested.allSatisfy { $0["blog"]["name"] == "Blog 0" }, "\(reply.json.jsonText.prefix(400))")
+        }
+    }
 }

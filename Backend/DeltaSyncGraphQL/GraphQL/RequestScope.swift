@@ -55,10 +55,12 @@ final class RequestScope: Sendable {
         self.tracesSteps = tracesSteps
         self.plan = plan
         self.caller = caller
+        relatedReads = plan.operationType == .query ? RelatedReads() : nil
+        var projection = projection
+        projection.reads = relatedReads
         self.projection = projection
         plans = QueryPlanLog(explain: explain)
         self.budget = budget
-        relatedReads = plan.operationType == .query ? RelatedReads() : nil
         self.earlierResults = earlierResults
     }
 

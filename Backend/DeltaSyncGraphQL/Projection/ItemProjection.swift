@@ -22,6 +22,9 @@ struct ItemProjection: Sendable {
     let planner: ItemPlanner
     /// Who reads: asked for every field but `__typename`, and for every related object.
     let caller: Caller
+    /// A query's related items, each read once (``RequestScope/relatedReads``); `nil` reads
+    /// every related object anew.
+    var reads: RelatedReads? = nil
 
     var schema: AmplifySchema { planner.schema }
 
@@ -144,7 +147,7 @@ struct ItemProjection: Sendable {
         let related: Item?
         do {
             let access = caller.related(planner.model(relation.relatedModel), field: field.name, parentType: plan.typeName)
-            related = try await planner.relations.relatedItem(of: item, through: relation, access: access)
+            related = try await planner.relations.relatedItem(of: item, through: relation, access: access, reads: reads)
         } catch {
             let shown = AppSyncError.redacting(error, at: "\(plan.typeName).\(relation.relatedModel)", logger: planner.logger)
             if plan.completes { failures.append(ProjectionFailure(.failed(shown))) }

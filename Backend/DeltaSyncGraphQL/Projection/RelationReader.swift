@@ -9,7 +9,9 @@ protocol RelationReader: Sendable {
     /// The item `relation` names from `parent`; `nil` when there is none (a foreign key that is
     /// null, or names no item).
     ///
+    /// In a query, `reads` reads each key once for the whole request (``RelatedReads``).
+    ///
     /// - Throws: `access`'s denial when the caller may not read the field or the item found, or
     ///   the store's failure.
-    func relatedItem(of parent: Item, through relation: Relation, access: RelatedAccess) async throws -> Item?
+    func relatedItem(of parent: Item, through relation: Relation, access: RelatedAccess, reads: RelatedReads?) async throws -> Item?
 }
