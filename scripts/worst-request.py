@@ -67,7 +67,9 @@ def main():
                   {"f": {"or": [{"rating": {"eq": i % 5}} for i in range(300)]}})
         worst = [("nested connections (stops at the item budget)", fan_out, None),
                  ("12 aliases of listPosts(limit: 1000) (12,000 items, the item budget)", aliases, None),
-                 ("an or of 300 conditions (the filter limit)", big_or[0], big_or[1])]
+                 ("an or of 300 conditions (the filter limit)", big_or[0], big_or[1]),
+                 ("a page of 1,000 posts, each with its blog (a query's relation reads are shared)",
+                  "{ listPosts(limit: 1000) { items { id title blog { id name } } } }", None)]
         for name, query, variables in worst:
             before, _ = process_stats(server.pid)
             started = time.perf_counter()
