@@ -42,21 +42,19 @@ struct ModelSync: Sendable {
             let response = try await authorizations.run(model, .sync) { authorization throws(DataStoreError) in
                 try await transport.execute(query, variables: variables, authorization: authorization)
             }
-            return try SyncPage(response, field: field, model: model.name)
+            return try SyncPage(response, field: field, model: model.name, expression: expression)
         }
         var page = try await fetch(after: .null, received: 0)
         while true {
-            received += page.items.count
+            received += page.received
             startedAt = page.startedAt ?? startedAt
             nextToken = page.nextToken
             let hasMore = !nextToken.isNull && received < configuration.syncMaxRecords
-            // The next page is fetched and parsed while this one is stored.
+            // The next page is fetched, parsed and its records picked out while this one is
+            // stored: applying pages is what the sync waits for.
             let (token, fetched) = (nextToken, received)
             async let next = hasMore ? fetch(after: token, received: fetched) : nil
-            // Selective sync: a record outside the expression is not stored; a tombstone is
-            // applied whatever it holds, so a deleted item never lingers.
-            let records = page.items.compactMap(\.objectValue).filter { $0["_deleted"]?.boolValue == true || expression.matches($0) }
-            let counts = try await remoteApply.apply(model.name, records: records)
+            let counts = try await remoteApply.apply(model.name, records: page.records)
             total.added += counts.added
             total.updated += counts.updated
             total.deleted += counts.deleted
@@ -88,13 +86,18 @@ struct ModelSync: Sendable {
 
 /// One page of a sync query's answer.
 private struct SyncPage: Sendable {
-    let items: [JSONValue]
+    /// How many items the page held.
+    let received: Int
+    /// The page's records to store. Selective sync: a record outside the expression is not
+    /// stored; a tombstone is, whatever it holds, so a deleted item never lingers.
+    let records: [Item]
     let nextToken: JSONValue
     let startedAt: Int?
 
+    /// - Parameter expression: the model's selective sync expression.
     /// - Throws: ``DataStoreError/rejected(model:errorType:message:)`` when the answer holds no
     ///   page (the backend refused the query).
-    init(_ response: GraphQLResponse, field: String, model: String) throws(DataStoreError) {
+    init(_ response: GraphQLResponse, field: String, model: String, expression: QueryPredicate) throws(DataStoreError) {
         let connection = response.data[field]
         guard case .array(let items) = connection["items"] else {
             let error = response.errors.first ?? .null
@@ -102,7 +105,8 @@ private struct SyncPage: Sendable {
                 model: model, errorType: error["errorType"].stringValue ?? "Unknown",
                 message: error["message"].stringValue ?? "the sync query returned no items")
         }
-        self.items = items
+        received = items.count
+        records = items.compactMap(\.objectValue).filter { $0["_deleted"]?.boolValue == true || expression.matches($0) }
         nextToken = connection["nextToken"]
         startedAt = connection["startedAt"].intValue
     }
