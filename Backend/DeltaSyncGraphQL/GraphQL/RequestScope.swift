@@ -149,13 +149,14 @@ final class RequestScope: Sendable {
     /// for every error of the same field (``LocatedFieldError``).
     func located(_ error: AppSyncError, _ info: GraphQLResolveInfo) -> GraphQLError {
         let starts = info.fieldASTs.compactMap { $0.loc?.start }
-        let places =
-            locations.withLockedValue { $0[starts] }
-            ?? {
-                let found = ErrorShape.locations(GraphQLError(message: error.message, nodes: info.fieldASTs))
-                locations.withLockedValue { $0[starts] = found }
-                return found
-            }()
+        let places: Map
+        if let placed = locations.withLockedValue({ $0[starts] }) {
+            places = placed
+        } else {
+            // The library's own placing, once a field: the same lines and columns as before.
+            places = ErrorShape.locations(GraphQLError(message: error.message, nodes: info.fieldASTs))
+            locations.withLockedValue { $0[starts] = places }
+        }
         return GraphQLError(
             message: error.message, path: info.path, originalError: LocatedFieldError(error: error, locations: places))
     }
