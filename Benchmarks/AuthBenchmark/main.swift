@@ -28,7 +28,6 @@ defer { try? FileManager.default.removeItem(at: folder) }
 /// Unbuffered, so a run that is stopped still shows what it measured.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 func row(_ name: String, _ value: String) { say(name.padding(toLength: 66, withPad: " ", startingAt: 0) + value) }
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 struct BenchmarkFailure: Error, CustomStringConvertible { let description: String }
 
@@ -107,9 +106,9 @@ for round in 0..<rounds {
 }
 await running.stop()
 say("1. createTodo over HTTP keep-alive, \(connections) connections, \(rounds) alternating rounds of \(createsPerRound)")
-row("   with an API key (baseline), median", String(format: "%9.0f creates/s", median(keyRates)))
-row("   with a user pools JWT (owner filled in), median", String(format: "%9.0f creates/s", median(tokenRates)))
-say(String(format: "   JWT / API key: %.1f%% (target: at least 90%%); rounds: key %@, JWT %@", 100 * median(tokenRates) / median(keyRates),
+row("   with an API key (baseline), median", String(format: "%9.0f creates/s", BenchmarkReport.median(keyRates)))
+row("   with a user pools JWT (owner filled in), median", String(format: "%9.0f creates/s", BenchmarkReport.median(tokenRates)))
+say(String(format: "   JWT / API key: %.1f%% (target: at least 90%%); rounds: key %@, JWT %@", 100 * BenchmarkReport.median(tokenRates) / BenchmarkReport.median(keyRates),
     keyRates.map { String(format: "%.0f", $0) }.joined(separator: " "), tokenRates.map { String(format: "%.0f", $0) }.joined(separator: " ")))
 
 // MARK: - 2. Owner-scoped base sync: 1,000 of 1,000,000 against 1,000 of 1,000
@@ -179,7 +178,7 @@ for run in 0..<15 {
 await small.stop()
 await large.stop()
 say("2. alice's base sync of her \(ownerItems) items (owner rule, user pools JWT), 15 alternating runs")
-row("   table of her \(ownerItems) items (baseline), median", String(format: "%9.2f ms", median(smallTimes)))
-row("   table of \(largeItems) items of \(largeItems / ownerItems) owners, median", String(format: "%9.2f ms", median(largeTimes)))
-say(String(format: "   large / small: %.2fx (target: within 10x)", median(largeTimes) / median(smallTimes)))
+row("   table of her \(ownerItems) items (baseline), median", String(format: "%9.2f ms", BenchmarkReport.median(smallTimes)))
+row("   table of \(largeItems) items of \(largeItems / ownerItems) owners, median", String(format: "%9.2f ms", BenchmarkReport.median(largeTimes)))
+say(String(format: "   large / small: %.2fx (target: within 10x)", BenchmarkReport.median(largeTimes) / BenchmarkReport.median(smallTimes)))
 try await client.shutdown().get()

@@ -14,6 +14,10 @@ public enum BenchmarkReport {
         values.sorted()[min(values.count - 1, Int(Double(values.count) * p))]
     }
 
+    /// The median of `values` (the upper one of an even count): what benchmarks that alternate
+    /// rounds report, since one round on these machines can be off by a third.
+    public static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+
     /// `duration` in milliseconds.
     public static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15

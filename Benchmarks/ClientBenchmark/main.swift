@@ -20,7 +20,6 @@ func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 func timed(_ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
@@ -139,9 +138,9 @@ for round in 0..<rounds {
 let rawApply = rawApplied.last!
 let synced = applied.last!
 say("3. applying \(total) synced records in pages of 1,000; median of \(rounds) rounds")
-row("   raw INSERTs of the same rows, one transaction per page (baseline)", String(format: "%9.0f records/s", median(rawApplyRates)))
-row("   DataStore apply (version check, outbox check, write)", String(format: "%9.0f records/s", median(applyRates)))
-row("   the same into an in-memory DataStore", String(format: "%9.0f records/s", median(memoryRates)))
+row("   raw INSERTs of the same rows, one transaction per page (baseline)", String(format: "%9.0f records/s", BenchmarkReport.median(rawApplyRates)))
+row("   DataStore apply (version check, outbox check, write)", String(format: "%9.0f records/s", BenchmarkReport.median(applyRates)))
+row("   the same into an in-memory DataStore", String(format: "%9.0f records/s", BenchmarkReport.median(memoryRates)))
 say("   target: >= 100,000 records/s")
 
 // MARK: - 2. query
@@ -166,9 +165,9 @@ for _ in 0..<21 {
     })
 }
 say("2. query `status == ARCHIVED`: \(found) of \(total) posts, through the byStatus @index; median of 21")
-row("   raw SELECT * without an index (baseline)", String(format: "%7.3f ms", median(rawQueryTimes)))
-row("   raw SELECT * with an index (baseline)", String(format: "%7.3f ms", median(rawIndexedTimes)))
-row("   DataStore.query, decoded into Post values", String(format: "%7.3f ms", median(queryTimes)))
+row("   raw SELECT * without an index (baseline)", String(format: "%7.3f ms", BenchmarkReport.median(rawQueryTimes)))
+row("   raw SELECT * with an index (baseline)", String(format: "%7.3f ms", BenchmarkReport.median(rawIndexedTimes)))
+row("   DataStore.query, decoded into Post values", String(format: "%7.3f ms", BenchmarkReport.median(queryTimes)))
 say("   target: < 5 ms")
 
 // MARK: - 4. a live query's update after a save

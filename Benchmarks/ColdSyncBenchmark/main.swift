@@ -17,7 +17,6 @@ func row(_ name: String, _ value: String) { say(name.padding(toLength: 70, withP
 
 let count = BenchmarkSupport.numberArguments.first ?? 100_000
 let rounds = max(1, BenchmarkSupport.option("rounds").flatMap { Int($0) } ?? 3)
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let apiKey = "da2-coldsync"
 let folder = BenchmarkSupport.scratchFolder("coldsync")
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -100,8 +99,8 @@ for round in 0..<rounds {
     coldRuns.append(try await coldStart(round: round))
 }
 await running.stop()
-let fetchSeconds = median(fetchRuns)
-let coldSeconds = median(coldRuns)
+let fetchSeconds = BenchmarkReport.median(fetchRuns)
+let coldSeconds = BenchmarkReport.median(coldRuns)
 let roundFigures = zip(fetchRuns, coldRuns).map { fetch, cold in
     String(format: "%.0f / %.0f (%.1f%%)", Double(count) / fetch, Double(count) / cold, fetch / cold * 100)
 }

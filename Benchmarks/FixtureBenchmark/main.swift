@@ -33,7 +33,6 @@ defer { try? FileManager.default.removeItem(at: folder) }
 /// Unbuffered, so a run that is stopped still shows what it measured.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 func row(_ name: String, _ value: String) { say(name.padding(toLength: 66, withPad: " ", startingAt: 0) + value) }
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 func server(_ name: String, metrics: Bool) throws -> DeltaSyncServer {
     var configuration = ServerConfiguration()
@@ -98,7 +97,7 @@ guard try await fixture.snapshot().models["Post"]?.items.count == itemCount else
     fatalError("the restore did not bring back \(itemCount) items")
 }
 row("2. restore of a saved snapshot of \(itemCount) items (< 1 s)",
-    String(format: "%.3f s (median of 3; saving it took %.3f s)", median(restoreSeconds), saveSeconds))
+    String(format: "%.3f s (median of 3; saving it took %.3f s)", BenchmarkReport.median(restoreSeconds), saveSeconds))
 
 var importSeconds: [Double] = []
 for _ in 0..<3 {
@@ -110,7 +109,7 @@ guard restored.models["Post"]?.items.count == itemCount, restored.models["Post"]
 }
 row(
     "   import of the same as \(snapshotText.utf8.count / 1_000_000) MB of JSON (PUT /admin/snapshot)",
-    String(format: "%.3f s (median of 3; %.3f .. %.3f)", median(importSeconds), importSeconds.min()!, importSeconds.max()!))
+    String(format: "%.3f s (median of 3; %.3f .. %.3f)", BenchmarkReport.median(importSeconds), importSeconds.min()!, importSeconds.max()!))
 
 // The same snapshot as a database file (`deltasync export --format sqlite`), imported.
 let database = try await fixture.snapshotDatabase()
@@ -120,7 +119,7 @@ for _ in 0..<3 {
 }
 row(
     "   import of the same as a \(database.count / 1_000_000) MB database file (< 1 s)",
-    String(format: "%.3f s (median of 3; %.3f .. %.3f)", median(fileSeconds), fileSeconds.min()!, fileSeconds.max()!))
+    String(format: "%.3f s (median of 3; %.3f .. %.3f)", BenchmarkReport.median(fileSeconds), fileSeconds.min()!, fileSeconds.max()!))
 
 // Where an import's time goes: parsing the text, and writing an already checked snapshot.
 let parseSeconds = try await BenchmarkSupport.seconds { _ = try JSONValue(parsing: snapshotText) }
@@ -172,8 +171,8 @@ for round in 0..<rounds {
         if metrics { rates.on.append(rate) } else { rates.off.append(rate) }
     }
 }
-row("3. creates/s, metrics off (median of \(rounds) rounds)", String(format: "%.0f", median(rates.off)))
-row("   creates/s, metrics on", String(format: "%.0f  (%.1f%% of off)", median(rates.on), 100 * median(rates.on) / median(rates.off)))
+row("3. creates/s, metrics off (median of \(rounds) rounds)", String(format: "%.0f", BenchmarkReport.median(rates.off)))
+row("   creates/s, metrics on", String(format: "%.0f  (%.1f%% of off)", BenchmarkReport.median(rates.on), 100 * BenchmarkReport.median(rates.on) / BenchmarkReport.median(rates.off)))
 await on.stop()
 await off.stop()
 try await client.shutdown()

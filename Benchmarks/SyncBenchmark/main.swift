@@ -36,7 +36,6 @@ if let postgres {
 }
 
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 /// Post `n` of a table of `count` posts spread over `count / 100` blogs.
 func seedPost(_ n: Int, of count: Int) -> Item {
@@ -187,8 +186,8 @@ for _ in 0..<5 {
     baseRuns.append(serverSeconds)
     rawRuns.append(try await rawPass())
 }
-let baseSeconds = median(baseRuns)
-let rawSeconds = median(rawRuns)
+let baseSeconds = BenchmarkReport.median(baseRuns)
+let rawSeconds = BenchmarkReport.median(rawRuns)
 try await rawConnection?.close().get()
 print("1. Base sync, pages of 1,000")
 row(
@@ -215,7 +214,7 @@ func deltaTime(_ server: DeltaSyncServer) async throws -> Double {
         times.append(serverSeconds)
         precondition(count == 10, "delta returned \(count)")
     }
-    return median(times)
+    return BenchmarkReport.median(times)
 }
 
 let (small, _) = try await seededServer("small", count: 1_000)
@@ -242,8 +241,8 @@ let scanSeconds = serverSeconds
 precondition(viaIndex == viaScan && viaIndex > 0, "index \(viaIndex) vs scan \(viaScan)")
 print("3. Selective sync on \(largeItems) items (\(viaIndex) match)")
 row("   filter forced to scan ({blogID: {eq}})", String(format: "%10.3f ms", scanSeconds * 1000))
-row("   filter served by index byBlog ({and: [{blogID: {eq}}]}, median of 20)", String(format: "%10.3f ms", median(indexTimes) * 1000))
-print(String(format: "   scan/index: %.0fx (target: at least 100x)", scanSeconds / median(indexTimes)))
+row("   filter served by index byBlog ({and: [{blogID: {eq}}]}, median of 20)", String(format: "%10.3f ms", BenchmarkReport.median(indexTimes) * 1000))
+print(String(format: "   scan/index: %.0fx (target: at least 100x)", scanSeconds / BenchmarkReport.median(indexTimes)))
 
 // MARK: - Cleanup
 
