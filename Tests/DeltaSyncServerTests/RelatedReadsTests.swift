@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test("in a query, the posts of several blogs each show their own blog, a deleted one as its tombstone")
-    func queriesShareReadsPerKey() async throws {
+    func eachPostShowsItsOwnBlog() async throws {
         try await TestServer().withClient { client in
             for blog in 0..<3 {
                 _ = try await client.expectData(
