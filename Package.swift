@@ -715,7 +715,7 @@ let package = Package(
         .testTarget(
             name: "DeltaSyncClientTests",
             dependencies: [
-                "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncCore",
+                "DeltaSyncClient", "DeltaSyncLocalStore", "DeltaSyncSchema", "DeltaSyncCore", "DeltaSyncTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/DeltaSyncClientTests",

@@ -103,4 +103,19 @@ extension DataStore {
         let remoteApply = engine?.remoteApply ?? RemoteApply(store: store, eventsObserved: { false })
         return try await remoteApply.apply(modelName, records: records)
     }
+
+    /// Applies the answer to a sync query, as its JSON text, as the sync engine stores a sync
+    /// page: for tests that compare storing from text with storing items.
+    ///
+    /// - Returns: the counts, and whether the records were stored from the text (not parsed
+    ///   first because the page needed it).
+    package func applyRemote(_ modelName: String, syncAnswer text: String) async throws(DataStoreError) -> (RemoteApplyCounts, fromText: Bool) {
+        let table = try store.table(modelName)
+        guard let field = store.schema.model(named: modelName)?.operations.sync else { throw .unknownModel(modelName) }
+        let page = try SyncPage(text, field: field, model: modelName, table: table, expression: .all)
+        let remoteApply = engine?.remoteApply ?? RemoteApply(store: store, eventsObserved: { false })
+        let counts = try await remoteApply.apply(modelName, page: page.records)
+        guard case .text = page.records else { return (counts, false) }
+        return (counts, true)
+    }
 }

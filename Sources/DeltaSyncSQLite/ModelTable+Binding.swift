@@ -141,6 +141,16 @@ extension ModelTable {
         }
     }
 
+    /// Binds `bytes` as text that SQLite reads in place (SQLITE_STATIC): they must outlive the
+    /// statement's run.
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int32, to handle: SQLiteStatement) {
+        _ = sqlite3_bind_text(handle, position, bytes.baseAddress, Int32(bytes.count), nil)
+    }
+
+    func bindInteger(_ value: Int64, at position: Int32, to handle: SQLiteStatement) {
+        sqlite3_bind_int64(handle, position, value)
+    }
+
     /// SQLite copies the bytes: the Swift buffer does not outlive the call.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

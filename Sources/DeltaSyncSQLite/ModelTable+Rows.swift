@@ -68,14 +68,37 @@ extension ModelTable {
     /// - Returns: whether each item was inserted, in order; `false` when a row with its key
     ///   existed.
     package func insertIfAbsent(_ items: [Item], using statement: Statement, in db: Database) throws -> [Bool] {
+        try insertIfAbsent(count: items.count, using: statement, in: db) { row, handle, scratch in
+            try bind(items[row], after: Int32(row * columns.count), to: handle, scratch: &scratch)
+        } key: { row in
+            key(of: items[row])
+        }
+    }
+
+    /// ``insertIfAbsent(_:using:in:)-([Item],_,_)`` for the records of `scanned`, bound from
+    /// `text`, the UTF-8 their spans point into.
+    package func insertIfAbsent(
+        _ scanned: ScannedRecords, text: UnsafeBufferPointer<UInt8>, using statement: Statement, in db: Database
+    ) throws -> [Bool] {
+        try insertIfAbsent(count: scanned.count, using: statement, in: db) { row, handle, scratch in
+            try bind(scanned, record: row, text: text, after: Int32(row * columns.count), to: handle, scratch: &scratch)
+        } key: { row in
+            try key(of: scanned, record: row, text: text)
+        }
+    }
+
+    /// Runs an insert of `count` rows, each bound by `bind` (the row, the statement, the
+    /// scratch for text); `key` gives a row's key, asked only when some rows existed.
+    private func insertIfAbsent(
+        count: Int, using statement: Statement, in db: Database, bind: (Int, SQLiteStatement, inout TextScratch) throws -> Void,
+        key: (Int) throws -> JSONValue
+    ) throws -> [Bool] {
         let handle = statement.sqliteStatement
         try run(statement) { scratch in
-            for (row, item) in items.enumerated() {
-                try bind(item, after: Int32(row * columns.count), to: handle, scratch: &scratch)
-            }
+            for row in 0..<count { try bind(row, handle, &scratch) }
         }
         let inserted = db.changesCount
-        if inserted == items.count || inserted == 0 { return Array(repeating: inserted > 0, count: items.count) }
+        if inserted == count || inserted == 0 { return Array(repeating: inserted > 0, count: count) }
         // The new rows took the rowids after the table's largest, one after another, so the
         // last `inserted` rowids are the new rows.
         let keyList = primaryKey.map { columns[$0].quoted }.joined(separator: ", ")
@@ -84,7 +107,7 @@ extension ModelTable {
         let rows = try Row.fetchCursor(newRows, arguments: [db.lastInsertedRowID - Int64(inserted)])
         var new = Set<JSONValue>()
         while try rows.next() != nil { new.insert(leadingKey(of: newRows.sqliteStatement)) }
-        return items.map { new.contains(key(of: $0)) }
+        return try (0..<count).map { new.contains(try key($0)) }
     }
 
     /// Encodes `value` for the column at `index`.

@@ -8,8 +8,9 @@ import GRDB
 ///
 /// Its jobs are in one file each: the layout and SQL text (`ModelTable+SQL.swift`), rows by key
 /// (`ModelTable+Rows.swift`), decoding rows and binding values with SQLite's C API
-/// (`ModelTable+Decoding.swift`, `ModelTable+Binding.swift`, the only files that call it), and
-/// finding a column by name (``ColumnLookup``).
+/// (`ModelTable+Decoding.swift`, `ModelTable+Binding.swift`, the only files that call it), binding
+/// records straight from JSON text (``ScannedRecords``) and finding a column by name
+/// (``ColumnLookup``).
 package struct ModelTable: Sendable {
     package struct Column: Sendable {
         package let name: String
@@ -156,5 +157,10 @@ package struct ModelTable: Sendable {
     /// The position in ``columns`` of the column named `name`, `nil` when there is none.
     package func column(named name: String) -> Int? {
         lookup.position(of: name)
+    }
+
+    /// ``column(named:)`` for a name's UTF-8, as JSON text holds it.
+    func column(utf8 name: UnsafeBufferPointer<UInt8>) -> Int? {
+        lookup.position(utf8: name)
     }
 }

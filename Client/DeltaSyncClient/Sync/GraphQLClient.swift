@@ -16,18 +16,32 @@ package struct GraphQLClient: GraphQLTransport {
     package func execute(_ document: String, variables: Item, authorization: SyncAuthorization?) async throws(DataStoreError)
         -> GraphQLResponse
     {
+        let text = try await executeText(document, variables: variables, authorization: authorization)
+        guard let parsed = try? JSONValue(parsing: text), case .object(let object) = parsed else { throw notGraphQL(text) }
+        return GraphQLResponse(data: object["data"] ?? .null, errors: object["errors"]?.arrayValue ?? [])
+    }
+
+    package func executeText(_ document: String, variables: Item, authorization: SyncAuthorization?) async throws(DataStoreError)
+        -> String
+    {
         let authorization = authorization ?? endpoint.authorization
         do {
-            return try await execute(document, variables: variables, authorization: authorization, refresh: false)
+            return try await exchange(document, variables: variables, authorization: authorization, refresh: false)
         } catch {
             guard case .rejected(_, "UnauthorizedException", _) = error, authorization.mode != .apiKey else { throw error }
-            return try await execute(document, variables: variables, authorization: authorization, refresh: true)
+            return try await exchange(document, variables: variables, authorization: authorization, refresh: true)
         }
     }
 
-    private func execute(
+    /// The error for an answer that is not GraphQL JSON.
+    private func notGraphQL(_ text: String) -> DataStoreError {
+        .network("\(endpoint.url) did not answer with GraphQL JSON: \(text.prefix(300))")
+    }
+
+    /// Sends the request and returns the body of a 200 answer.
+    private func exchange(
         _ document: String, variables: Item, authorization: SyncAuthorization, refresh: Bool
-    ) async throws(DataStoreError) -> GraphQLResponse {
+    ) async throws(DataStoreError) -> String {
         let body = Array((["query": .string(document), "variables": .object(variables)] as JSONValue).jsonText.utf8)
         let signed = SyncAuthorization.Signed(host: endpoint.hostHeader, path: endpoint.url.path.isEmpty ? "/" : endpoint.url.path, body: body)
         var headers = try await authorization.headers(for: signed, refresh: refresh)
@@ -48,9 +62,6 @@ package struct GraphQLClient: GraphQLTransport {
         guard answer.status == 200 else {
             throw .network("\(endpoint.url) answered \(answer.status): \(answer.body.prefix(300))")
         }
-        guard let parsed = try? JSONValue(parsing: answer.body), case .object(let object) = parsed else {
-            throw .network("\(endpoint.url) did not answer with GraphQL JSON: \(answer.body.prefix(300))")
-        }
-        return GraphQLResponse(data: object["data"] ?? .null, errors: object["errors"]?.arrayValue ?? [])
+        return answer.body
     }
 }

@@ -20,6 +20,7 @@ struct ModelSync: Sendable {
         let documents = SyncDocuments(model: model, schema: store.schema)
         guard let query = documents.syncQuery, let field = model.operations.sync else { return nil }
         let expressionText = expression == .all ? nil : expression.filterInput.jsonText
+        let table = try store.table(model.name)
         let now = Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let interval = Int(configuration.syncInterval.components.seconds) * 1000
         var deltaFrom: Int?
@@ -39,10 +40,10 @@ struct ModelSync: Sendable {
                 "filter": expression.filterInput, "limit": .int(min(configuration.syncPageSize, configuration.syncMaxRecords - received)),
                 "nextToken": token, "lastSync": lastSync.map(JSONValue.int) ?? .null,
             ]
-            let response = try await authorizations.run(model, .sync) { authorization throws(DataStoreError) in
-                try await transport.execute(query, variables: variables, authorization: authorization)
+            let text = try await authorizations.run(model, .sync) { authorization throws(DataStoreError) in
+                try await transport.executeText(query, variables: variables, authorization: authorization)
             }
-            return try SyncPage(response, field: field, model: model.name, expression: expression)
+            return try SyncPage(text, field: field, model: model.name, table: table, expression: expression)
         }
         var page = try await fetch(after: .null, received: 0)
         while true {
@@ -54,7 +55,7 @@ struct ModelSync: Sendable {
             // stored: applying pages is what the sync waits for.
             let (token, fetched) = (nextToken, received)
             async let next = hasMore ? fetch(after: token, received: fetched) : nil
-            let counts = try await remoteApply.apply(model.name, records: page.records)
+            let counts = try await remoteApply.apply(model.name, page: page.records)
             total.added += counts.added
             total.updated += counts.updated
             total.deleted += counts.deleted
@@ -81,33 +82,5 @@ struct ModelSync: Sendable {
         }
         return ModelSyncedEvent(
             modelName: model.name, isFullSync: lastSync == nil, added: total.added, updated: total.updated, deleted: total.deleted)
-    }
-}
-
-/// One page of a sync query's answer.
-private struct SyncPage: Sendable {
-    /// How many items the page held.
-    let received: Int
-    /// The page's records to store. Selective sync: a record outside the expression is not
-    /// stored; a tombstone is, whatever it holds, so a deleted item never lingers.
-    let records: [Item]
-    let nextToken: JSONValue
-    let startedAt: Int?
-
-    /// - Parameter expression: the model's selective sync expression.
-    /// - Throws: ``DataStoreError/rejected(model:errorType:message:)`` when the answer holds no
-    ///   page (the backend refused the query).
-    init(_ response: GraphQLResponse, field: String, model: String, expression: QueryPredicate) throws(DataStoreError) {
-        let connection = response.data[field]
-        guard case .array(let items) = connection["items"] else {
-            let error = response.errors.first ?? .null
-            throw .rejected(
-                model: model, errorType: error["errorType"].stringValue ?? "Unknown",
-                message: error["message"].stringValue ?? "the sync query returned no items")
-        }
-        received = items.count
-        records = items.compactMap(\.objectValue).filter { $0["_deleted"]?.boolValue == true || expression.matches($0) }
-        nextToken = connection["nextToken"]
-        startedAt = connection["startedAt"].intValue
     }
 }

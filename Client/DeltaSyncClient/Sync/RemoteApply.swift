@@ -29,6 +29,13 @@ struct RemoteApply: Sendable {
 
     /// Applies `records` of `modelName` and counts what they did.
     func apply(_ modelName: String, records: [Item]) async throws(DataStoreError) -> RemoteApplyCounts {
+        try await apply(modelName, page: .items(records))
+    }
+
+    /// Applies a sync page's records. Text is stored as it stands (``RemoteApplyText``) when
+    /// nothing needs the records as items: nobody observes the changes and no local mutation
+    /// of the model is pending.
+    func apply(_ modelName: String, page records: SyncPageRecords) async throws(DataStoreError) -> RemoteApplyCounts {
         let store = store
         let table = try store.table(modelName)
         guard let model = store.schema.model(named: modelName) else { throw .unknownModel(modelName) }
@@ -37,7 +44,12 @@ struct RemoteApply: Sendable {
         let observed = store.hasObservers || eventsObserved()
         try await store.write { db in
             let pending = try Outbox.pendingModelIDs(db, model: modelName)
-            var batch = RemoteApplyBatch(records: records, table: table)
+            if !observed, pending.isEmpty, case .text(let text) = records {
+                let counts = try RemoteApplyText(table: table).apply(text, in: db)
+                result.withLock { $0 = counts }
+                return []
+            }
+            var batch = RemoteApplyBatch(records: try records.items(), table: table)
             let candidates = batch.candidates(pending: pending) { record in
                 let modelID = ModelIdentifier(of: record, in: model).description
                 guard pending.contains(modelID) else { return false }
