@@ -579,6 +579,11 @@ let package = Package(
             path: "Benchmarks/ColdSyncBenchmark",
             plugins: [.plugin(name: "DeltaSyncModels")]
         ),
+        .executableTarget(
+            name: "JSONBenchmark",
+            dependencies: ["BenchmarkSupport", "DeltaSyncCore"],
+            path: "Benchmarks/JSONBenchmark"
+        ),
         // A local-only app on the store product alone; `scripts/check-local-store-links.sh`
         // checks that its binary links no networking and no GraphQL library.
         .executableTarget(

@@ -12,8 +12,9 @@ struct SyncPage: Sendable {
     let startedAt: Int?
 
     /// Reads the answer's page. Without a selective sync expression its records stay text: the
-    /// page is only scanned here (where the items lie, the token, `startedAt`), and the records
-    /// are stored from the text (``RemoteApply/apply(_:page:)``).
+    /// page is scanned here (``SyncPageScan``: where the items lie, each member's column, the
+    /// token, `startedAt`), and the records are stored from the text
+    /// (``RemoteApply/apply(_:page:)``).
     ///
     /// - Parameters:
     ///   - table: the model's table: a page whose items do not each have a distinct key, written
@@ -47,8 +48,8 @@ struct SyncPage: Sendable {
     }
 }
 
-/// A sync page's records: the items' text as the backend sent it, or parsed (when a selective
-/// sync expression picked them).
+/// A sync page's records: the items' text as the backend sent it, or parsed (a selective sync
+/// expression picked them, or the page cannot be stored from its text).
 enum SyncPageRecords: Sendable {
     case text(SyncPageText)
     case items([Item])

@@ -16,7 +16,8 @@ package struct JSONParser {
     }
 
     /// Reads the tokens: the grammar is the scanner's (``JSONScanner``), so the two accept the
-    /// same text; this builds the values.
+    /// same text; this builds the values. (Not through the scanner's `members` and `elements`:
+    /// their closures cost a tenth of a page's parse.)
     private var scanner: JSONScanner
 
     /// Parses the whole of `text`: one value, surrounded by whitespace only.
@@ -45,10 +46,13 @@ package struct JSONParser {
     private mutating func value() throws(Failure) -> JSONValue {
         scanner.skipWhitespace()
         guard scanner.position < bytes.count else { throw failure("expected a value, the text ended") }
-        switch bytes[scanner.position] {
-        case UInt8(ascii: "\""): return .string(try string())
+        let start = scanner.position
+        switch bytes[start] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""):
+            let kind = try scanner.string()
+            return .string(Self.string(JSONScanner.Span(kind: kind, range: start..<scanner.position), in: bytes))
         case UInt8(ascii: "t"):
             _ = try scanner.literal("true", .true)
             return .bool(true)
@@ -58,7 +62,10 @@ package struct JSONParser {
         case UInt8(ascii: "n"):
             _ = try scanner.literal("null", .null)
             return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let span = JSONScanner.Span(kind: try scanner.number(), range: start..<scanner.position)
+            if span.kind == .integer { return .int(span.integer(in: bytes)) }
+            return Self.number(UnsafeBufferPointer(rebasing: bytes[span.range]))
         default: throw failure("expected a value")
         }
     }
@@ -70,25 +77,15 @@ package struct JSONParser {
         return try body(&self)
     }
 
-    /// The byte at the scanner, after whitespace, if it is `byte` (then skipped).
-    private mutating func skip(_ byte: UInt8) -> Bool {
-        scanner.skipWhitespace()
-        guard scanner.position < bytes.count, bytes[scanner.position] == byte else { return false }
-        scanner.position += 1
-        return true
-    }
-
     private mutating func array() throws(Failure) -> JSONValue {
         try nested { parser throws(Failure) in
             parser.scanner.position += 1
             var elements: [JSONValue] = []
-            if parser.skip(UInt8(ascii: "]")) { return .array(elements) }
-            while true {
+            if parser.scanner.take(UInt8(ascii: "]")) { return .array(elements) }
+            repeat {
                 elements.append(try parser.value())
-                if parser.skip(UInt8(ascii: ",")) { continue }
-                if parser.skip(UInt8(ascii: "]")) { return .array(elements) }
-                throw parser.failure(parser.scanner.position < parser.bytes.count ? "expected ',' or ']'" : "the list is not closed")
-            }
+            } while try !parser.scanner.closes(UInt8(ascii: "]"), "list")
+            return .array(elements)
         }
     }
 
@@ -96,44 +93,42 @@ package struct JSONParser {
         try nested { parser throws(Failure) in
             parser.scanner.position += 1
             var members: [String: JSONValue] = [:]
-            if parser.skip(UInt8(ascii: "}")) { return .object(members) }
-            while true {
+            if parser.scanner.take(UInt8(ascii: "}")) { return .object(members) }
+            repeat {
                 parser.scanner.skipWhitespace()
-                guard parser.scanner.position < parser.bytes.count, parser.bytes[parser.scanner.position] == UInt8(ascii: "\"") else {
+                let start = parser.scanner.position
+                guard start < parser.bytes.count, parser.bytes[start] == UInt8(ascii: "\"") else {
                     throw parser.failure("expected a member name in quotes")
                 }
-                let key = try parser.string()
-                guard parser.skip(UInt8(ascii: ":")) else { throw parser.failure("expected ':' after a member name") }
+                let kind = try parser.scanner.string()
+                let key = Self.string(JSONScanner.Span(kind: kind, range: start..<parser.scanner.position), in: parser.bytes)
+                guard parser.scanner.take(UInt8(ascii: ":")) else { throw parser.failure("expected ':' after a member name") }
                 let value = try parser.value()
                 // The first of two equal names wins, as JSONDecoder keeps it.
                 if let first = members.updateValue(value, forKey: key) { members[key] = first }
-                if parser.skip(UInt8(ascii: ",")) { continue }
-                if parser.skip(UInt8(ascii: "}")) { return .object(members) }
-                throw parser.failure(parser.scanner.position < parser.bytes.count ? "expected ',' or '}'" : "the object is not closed")
-            }
+            } while try !parser.scanner.closes(UInt8(ascii: "}"), "object")
+            return .object(members)
         }
     }
 
-    /// A string starting at the opening quote.
-    private mutating func string() throws(Failure) -> String {
-        let token = try scanner.string()
-        let contents = UnsafeBufferPointer(rebasing: bytes[token.contents])
+    /// The string a string span holds.
+    private static func string(_ span: JSONScanner.Span, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let contents = UnsafeBufferPointer(rebasing: bytes[span.contents])
         // Most strings have no escapes: made in one go from their bytes.
-        guard token.escaped else { return String(decoding: contents, as: UTF8.self) }
+        guard span.kind == .string, contents.contains(UInt8(ascii: "\\")) else { return String(decoding: contents, as: UTF8.self) }
         return String(decoding: JSONScanner.unescaped(contents), as: UTF8.self)
     }
 
-    private mutating func number() throws(Failure) -> JSONValue {
-        let token = try scanner.numberToken()
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[token.range]), as: UTF8.self)
-        if token.isIntegerText, let integer = Int(text) { return .int(integer) }
-        guard let double = Double(text), double.isFinite else {
-            scanner.position = token.range.lowerBound
-            throw failure("the number does not fit a 64-bit float")
-        }
+    /// A number the scanner accepted (within a 64-bit float's range) that is not a short
+    /// integer.
+    private static func number(_ text: UnsafeBufferPointer<UInt8>) -> JSONValue {
+        let isIntegerText = !text.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let string = String(decoding: text, as: UTF8.self)
+        if isIntegerText, let integer = Int(string) { return .int(integer) }
+        let double = Double(string) ?? 0
         // An integer written past 64 bits stays a double, as JSONDecoder reads it: rounded to
         // one, -9223372036854775809 would read as Int.min.
-        if token.isIntegerText { return .double(double) }
+        if isIntegerText { return .double(double) }
         // As JSONDecoder: an integral value that fits an Int is an Int, however it is written.
         if double == double.rounded(), double >= -9_223_372_036_854_775_808, double < 9_223_372_036_854_775_808 {
             return .int(Int(double))

@@ -2,24 +2,6 @@
 /// grammar and skipped. ``JSONScanner`` reads values with them, and ``JSONParser`` reads its
 /// tokens through them too, so the two accept the same text by construction.
 extension JSONScanner {
-    /// What ``string()`` found in a string.
-    struct StringToken {
-        /// ASCII without escapes.
-        var plain: Bool
-        var escaped: Bool
-        /// Its bytes inside the quotes.
-        var contents: Range<Int>
-    }
-
-    /// What ``numberToken()`` found in a number.
-    struct NumberToken {
-        var range: Range<Int>
-        /// Digits before any fraction or exponent.
-        var integerDigits: Int
-        /// No fraction and no exponent.
-        var isIntegerText: Bool
-    }
-
     mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
@@ -27,6 +9,23 @@ extension JSONScanner {
             default: return
             }
         }
+    }
+
+    /// Skips whitespace and then `byte`, if it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// After a member or an element: `true` when `closing` ends the container (skipped),
+    /// `false` after a comma.
+    mutating func closes(_ closing: UInt8, _ container: String) throws(JSONParser.Failure) -> Bool {
+        if take(UInt8(ascii: ",")) { return false }
+        if take(closing) { return true }
+        guard position < bytes.count else { throw failure("the \(container) is not closed") }
+        throw failure("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
     }
 
     mutating func nested(_ body: (inout JSONScanner) throws(JSONParser.Failure) -> Void) throws(JSONParser.Failure) {
@@ -55,22 +54,19 @@ extension JSONScanner {
 
     /// A string starting at its opening quote; escapes are checked as ``unescaped(_:)`` reads
     /// them.
-    mutating func string() throws(JSONParser.Failure) -> StringToken {
+    mutating func string() throws(JSONParser.Failure) -> Kind {
         position += 1
-        let start = position
-        var token = StringToken(plain: true, escaped: false, contents: start..<start)
+        var plain = true
         while position < bytes.count {
             position = Self.endOfPlainRun(bytes, from: position)
             guard position < bytes.count else { break }
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
-                token.contents = start..<position
                 position += 1
-                return token
+                return plain ? .plainString : .string
             case UInt8(ascii: "\\"):
-                token.plain = false
-                token.escaped = true
+                plain = false
                 position += 1
                 guard position < bytes.count else { throw failure("the string is not closed") }
                 let escape = bytes[position]
@@ -86,7 +82,7 @@ extension JSONScanner {
                 }
             default:
                 if byte < 0x20 { throw failure("a control character must be escaped in a string") }
-                token.plain = false
+                plain = false
                 position += 1
             }
         }
@@ -198,8 +194,9 @@ extension JSONScanner {
         }
     }
 
-    /// A number, by JSON's grammar (what it is worth is the parser's business).
-    mutating func numberToken() throws(JSONParser.Failure) -> NumberToken {
+    /// A number, by JSON's grammar; one past a 64-bit float's range is refused, as the parser
+    /// cannot read it.
+    mutating func number() throws(JSONParser.Failure) -> Kind {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         let integerStart = position
@@ -221,15 +218,9 @@ extension JSONScanner {
             guard skipDigits() > 0 else { throw failure("expected a digit in the exponent") }
             isIntegerText = false
         }
-        return NumberToken(range: start..<position, integerDigits: digits, isIntegerText: isIntegerText)
-    }
-
-    /// A number's kind; one past a 64-bit float's range is refused, as the parser refuses it.
-    mutating func number() throws(JSONParser.Failure) -> Kind {
-        let token = try numberToken()
-        if token.isIntegerText, token.integerDigits <= 18 { return .integer }
-        guard let double = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[token.range]), as: UTF8.self)), double.isFinite else {
-            position = token.range.lowerBound
+        if isIntegerText, digits <= 18 { return .integer }
+        guard let double = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)), double.isFinite else {
+            position = start
             throw failure("the number does not fit a 64-bit float")
         }
         return .number

@@ -93,7 +93,7 @@ package struct JSONScanner {
         let start = position
         let kind: Kind
         switch bytes[position] {
-        case UInt8(ascii: "\""): kind = try string().plain ? .plainString : .string
+        case UInt8(ascii: "\""): kind = try string()
         case UInt8(ascii: "{"):
             try members { _, scanner throws(JSONParser.Failure) in _ = try scanner.value() }
             kind = .object
@@ -124,34 +124,17 @@ package struct JSONScanner {
         let start = position
         try nested { scanner throws(JSONParser.Failure) in
             scanner.position += 1
-            scanner.skipWhitespace()
-            if scanner.position < scanner.bytes.count, scanner.bytes[scanner.position] == UInt8(ascii: "}") {
-                scanner.position += 1
-                return
-            }
-            while true {
+            if scanner.take(UInt8(ascii: "}")) { return }
+            repeat {
                 scanner.skipWhitespace()
                 guard scanner.position < scanner.bytes.count, scanner.bytes[scanner.position] == UInt8(ascii: "\"") else {
                     throw scanner.failure("expected a member name in quotes")
                 }
                 let nameStart = scanner.position
-                let name = Span(kind: try scanner.string().plain ? .plainString : .string, range: nameStart..<scanner.position)
-                scanner.skipWhitespace()
-                guard scanner.position < scanner.bytes.count, scanner.bytes[scanner.position] == UInt8(ascii: ":") else {
-                    throw scanner.failure("expected ':' after a member name")
-                }
-                scanner.position += 1
+                let name = Span(kind: try scanner.string(), range: nameStart..<scanner.position)
+                guard scanner.take(UInt8(ascii: ":")) else { throw scanner.failure("expected ':' after a member name") }
                 try body(name, &scanner)
-                scanner.skipWhitespace()
-                guard scanner.position < scanner.bytes.count else { throw scanner.failure("the object is not closed") }
-                switch scanner.bytes[scanner.position] {
-                case UInt8(ascii: ","): scanner.position += 1
-                case UInt8(ascii: "}"):
-                    scanner.position += 1
-                    return
-                default: throw scanner.failure("expected ',' or '}'")
-                }
-            }
+            } while try !scanner.closes(UInt8(ascii: "}"), "object")
         }
         return start..<position
     }
@@ -164,23 +147,10 @@ package struct JSONScanner {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { throw failure("expected a list") }
         try nested { scanner throws(JSONParser.Failure) in
             scanner.position += 1
-            scanner.skipWhitespace()
-            if scanner.position < scanner.bytes.count, scanner.bytes[scanner.position] == UInt8(ascii: "]") {
-                scanner.position += 1
-                return
-            }
-            while true {
+            if scanner.take(UInt8(ascii: "]")) { return }
+            repeat {
                 try body(&scanner)
-                scanner.skipWhitespace()
-                guard scanner.position < scanner.bytes.count else { throw scanner.failure("the list is not closed") }
-                switch scanner.bytes[scanner.position] {
-                case UInt8(ascii: ","): scanner.position += 1
-                case UInt8(ascii: "]"):
-                    scanner.position += 1
-                    return
-                default: throw scanner.failure("expected ',' or ']'")
-                }
-            }
+            } while try !scanner.closes(UInt8(ascii: "]"), "list")
         }
     }
 
