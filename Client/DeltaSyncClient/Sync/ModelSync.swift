@@ -43,7 +43,7 @@ struct ModelSync: Sendable {
             let text = try await authorizations.run(model, .sync) { authorization throws(DataStoreError) in
                 try await transport.executeText(query, variables: variables, authorization: authorization)
             }
-            return try SyncPage(text, field: field, model: model.name, table: table, expression: expression)
+            return try SyncPage(text, field: field, model: model.name, table: table, keepText: !remoteApply.observed, expression: expression)
         }
         var page = try await fetch(after: .null, received: 0)
         while true {

@@ -27,6 +27,10 @@ struct RemoteApply: Sendable {
     /// Whether anyone besides the store's observers wants the changes (``SyncEvents``).
     let eventsObserved: @Sendable () -> Bool
 
+    /// Whether anyone wants the changes applying makes: then a page's records are needed as
+    /// items, and are better parsed where the page is fetched than on the writer.
+    var observed: Bool { store.hasObservers || eventsObserved() }
+
     /// Applies `records` of `modelName` and counts what they did.
     func apply(_ modelName: String, records: [Item]) async throws(DataStoreError) -> RemoteApplyCounts {
         try await apply(modelName, page: .items(records))
@@ -41,7 +45,7 @@ struct RemoteApply: Sendable {
         guard let model = store.schema.model(named: modelName) else { throw .unknownModel(modelName) }
         let result = Locked(RemoteApplyCounts())
         // Building change events for a 100,000-record sync costs; nobody may be listening.
-        let observed = store.hasObservers || eventsObserved()
+        let observed = observed
         try await store.write { db in
             let pending = try Outbox.pendingModelIDs(db, model: modelName)
             if !observed, pending.isEmpty, case .text(let text) = records {

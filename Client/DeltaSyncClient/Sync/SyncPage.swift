@@ -11,20 +11,24 @@ struct SyncPage: Sendable {
     let nextToken: JSONValue
     let startedAt: Int?
 
-    /// Reads the answer's page. Without a selective sync expression its records stay text: the
-    /// page is scanned here (``SyncPageScan``: where the items lie, each member's column, the
-    /// token, `startedAt`), and the records are stored from the text
+    /// Reads the answer's page. Without a selective sync expression, and when `keepText`, its
+    /// records stay text: the page is scanned here (``SyncPageScan``: where the items lie, each
+    /// member's column, the token, `startedAt`), and the records are stored from the text
     /// (``RemoteApply/apply(_:page:)``).
     ///
     /// - Parameters:
     ///   - table: the model's table: a page whose items do not each have a distinct key, written
     ///     plainly, is parsed (the ``Item`` path explains or resolves it).
+    ///   - keepText: `false` when the records will be needed as items (someone observes the
+    ///     store's changes): they are parsed here, while the page before is stored.
     ///   - expression: the model's selective sync expression.
     /// - Throws: ``DataStoreError/rejected(model:errorType:message:)`` when the answer holds no
     ///   page (the backend refused the query); ``DataStoreError/network(_:)`` when it is not
     ///   GraphQL JSON.
-    init(_ text: String, field: String, model: String, table: ModelTable, expression: QueryPredicate) throws(DataStoreError) {
-        if expression == .all, let scanned = SyncPageScan(text, field: field, table: table) {
+    init(
+        _ text: String, field: String, model: String, table: ModelTable, keepText: Bool = true, expression: QueryPredicate
+    ) throws(DataStoreError) {
+        if expression == .all, keepText, let scanned = SyncPageScan(text, field: field, table: table) {
             received = scanned.items.count
             records = .text(SyncPageText(text: text, items: scanned.items, batches: scanned.batches))
             nextToken = scanned.nextToken
