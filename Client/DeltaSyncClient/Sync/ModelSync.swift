@@ -56,9 +56,7 @@ struct ModelSync: Sendable {
             let (token, fetched) = (nextToken, received)
             async let next = hasMore ? fetch(after: token, received: fetched) : nil
             let counts = try await remoteApply.apply(model.name, page: page.records)
-            total.added += counts.added
-            total.updated += counts.updated
-            total.deleted += counts.deleted
+            total += counts
             do {
                 guard let following = try await next else { break }
                 page = following

@@ -16,6 +16,14 @@ package struct RemoteApplyCounts: Sendable, Equatable {
         self.deleted = deleted
         self.skipped = skipped
     }
+
+    /// Adds what another batch did.
+    package static func += (total: inout RemoteApplyCounts, batch: RemoteApplyCounts) {
+        total.added += batch.added
+        total.updated += batch.updated
+        total.deleted += batch.deleted
+        total.skipped += batch.skipped
+    }
 }
 
 /// Stores records received from the backend (a sync page or subscription events) in the local

@@ -36,10 +36,7 @@ struct RemoteApplyText {
             guard !known.isEmpty else { return counts }
             var batch = RemoteApplyBatch(records: known, table: table)
             try batch.updateKnown(Array(known.indices), in: db)
-            counts.added += batch.counts.added
-            counts.updated += batch.counts.updated
-            counts.deleted += batch.counts.deleted
-            counts.skipped += batch.counts.skipped
+            counts += batch.counts
             return counts
         }
     }
