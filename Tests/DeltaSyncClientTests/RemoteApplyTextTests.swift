@@ -23,10 +23,10 @@ struct RemoteApplyTextTests {
     /// Applies `answer` both ways and checks they agree; returns whether the page was stored
     /// from its text.
     @discardableResult
-    func applyBothWays(_ answer: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-        let parsed = try JSONValue(parsing: answer)["data"]["syncPosts"]["items"].arrayValue ?? []
-        let fromItems = await Self.outcome { () async throws(DataStoreError) in try await items.applyRemote("Post", records: parsed.compactMap(\.objectValue)) }
-        let fromText = await Self.outcome { () async throws(DataStoreError) in try await text.applyRemote("Post", syncAnswer: answer) }
+    func applyBothWays(_ answer: String, model: String = "Post", sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        let parsed = try JSONValue(parsing: answer)["data"]["sync\(model)s"]["items"].arrayValue ?? []
+        let fromItems = await Self.outcome { () async throws(DataStoreError) in try await items.applyRemote(model, records: parsed.compactMap(\.objectValue)) }
+        let fromText = await Self.outcome { () async throws(DataStoreError) in try await text.applyRemote(model, syncAnswer: answer) }
         switch (fromItems, fromText) {
         case (.success(let expected), .success(let (counts, _))):
             #expect(counts == expected, sourceLocation: sourceLocation)
@@ -35,7 +35,7 @@ struct RemoteApplyTextTests {
         default:
             Issue.record("one way failed, the other did not: \(fromItems) against \(fromText)", sourceLocation: sourceLocation)
         }
-        #expect(try await rows(items) == rows(text), sourceLocation: sourceLocation)
+        #expect(try await rows(items, model) == rows(text, model), sourceLocation: sourceLocation)
         return (try? fromText.get().fromText) ?? false
     }
 
@@ -47,15 +47,18 @@ struct RemoteApplyTextTests {
         }
     }
 
-    /// Every column of every row of Post, tombstones included, in key order.
-    func rows(_ store: DataStore) async throws -> [[DatabaseValue]] {
-        let table = try store.store.table("Post").quotedName
-        return try await store.store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map { Array($0.databaseValues) } }
+    /// Every column of every row of `model`, tombstones included, in key order.
+    func rows(_ store: DataStore, _ model: String = "Post") async throws -> [[DatabaseValue]] {
+        let table = try store.store.table(model)
+        let order = table.primaryKey.map { table.columns[$0].quoted }.joined(separator: ", ")
+        return try await store.store.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedName) ORDER BY \(order)").map { Array($0.databaseValues) }
+        }
     }
 
-    static func answer(_ items: [String], spaced: Bool = false) -> String {
+    static func answer(_ items: [String], model: String = "Post", spaced: Bool = false) -> String {
         let gap = spaced ? "\n  " : ""
-        return #"{"data":{"syncPosts":{"items":[\#(gap)"# + items.joined(separator: ",\(gap)") + #"],"nextToken":null,"startedAt":1700000000000}}}"#
+        return #"{"data":{"sync\#(model)s":{"items":[\#(gap)"# + items.joined(separator: ",\(gap)") + #"],"nextToken":null,"startedAt":1700000000000}}}"#
     }
 
     /// A Post record written as a server might: members in any order, escapes, numbers written
@@ -114,6 +117,21 @@ struct RemoteApplyTextTests {
         let posts = (0..<80).map { n in Self.randomPost(id: "p\(n % 60)", using: &random) }
         #expect(try await applyBothWays(Self.answer(posts)) == false)
         #expect(try await rows(text).count == 60)
+    }
+
+    @Test("a model keyed by two fields is stored from its text, and a page holding one of its items twice is parsed")
+    func compositeKeys() async throws {
+        func reaction(_ post: String, _ user: String, _ emoji: String, version: Int) -> String {
+            #"{"postID":"\#(post)","userID":"\#(user)","emoji":"\#(emoji)","_version":\#(version),"_lastChangedAt":1700000000000}"#
+        }
+        // The same user on two posts, two users on one post: four items.
+        let distinct = [reaction("p1", "u1", "a", version: 1), reaction("p2", "u1", "b", version: 1), reaction("p1", "u2", "c", version: 2),
+                        reaction("p2", "u2", "d", version: 1)]
+        #expect(try await applyBothWays(Self.answer(distinct, model: "Reaction"), model: "Reaction"))
+        #expect(try await rows(text, "Reaction").count == 4)
+        let twice = [reaction("p1", "u1", "e", version: 3), reaction("p3", "u1", "f", version: 1), reaction("p1", "u1", "g", version: 2)]
+        #expect(try await applyBothWays(Self.answer(twice, model: "Reaction"), model: "Reaction") == false)
+        #expect(try await rows(text, "Reaction").count == 5)
     }
 
     @Test("records the text path does not bind as written are stored, or refused with nothing stored, as the item path does", arguments: [

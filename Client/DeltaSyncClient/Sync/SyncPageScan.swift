@@ -58,6 +58,11 @@ struct SyncPageScan {
         return usable && found.items ? page : nil
     }
 
+    /// A key value this path compares as text: a plain string or an integer.
+    private static func isPlainKey(_ span: JSONScanner.Span) -> Bool {
+        span.kind == .plainString || span.kind == .integer
+    }
+
     private static func skip(_ scanner: inout JSONScanner) throws(JSONParser.Failure) {
         _ = try scanner.value()
     }
@@ -87,9 +92,11 @@ struct SyncPageScan {
             let start = element.position
             try table.scanRecord(&element, into: &batch)
             let record = batch.count - 1
-            let spans = (0..<keyCount).map { table.keySpan(at: $0, of: batch, record: record) }
-            guard spans.allSatisfy({ $0?.kind == .plainString || $0?.kind == .integer }), let first = spans[0],
-                keys.insert(ScannedKey(bytes: bytes, first: first, rest: keyCount == 1 ? [] : spans.dropFirst().compactMap { $0 })).inserted
+            // Most models have one key field: no array is made for the others then.
+            let rest = (1..<keyCount).compactMap { table.keySpan(at: $0, of: batch, record: record) }
+            guard let first = table.keySpan(at: 0, of: batch, record: record), rest.count == keyCount - 1,
+                Self.isPlainKey(first), rest.allSatisfy(Self.isPlainKey),
+                keys.insert(ScannedKey(bytes: bytes, first: first, rest: rest)).inserted
             else {
                 usable = false
                 return
